@@ -1,0 +1,110 @@
+# Builds every stage under stages/ into build/<stage>, the CPU reference and the image
+# comparison into build/, and the tests into build/tests/. See README.md.
+#
+#   make                 build everything for the GPU found here (or for every architecture)
+#   make test            build, then run every test; ends with "N passed, N failed, N skipped"
+#   CUDA_ARCH=90 make    build for one architecture (compute capability without the dot)
+#   make SANITIZE=1 test host code and tests under AddressSanitizer and UBSan (build-sanitize/)
+
+NVCC ?= nvcc
+CC ?= gcc
+SANITIZE ?= 0
+BUILD ?= $(if $(filter 1,$(SANITIZE)),build-sanitize,build)
+
+NVCC_PATH := $(shell command -v $(NVCC) 2>/dev/null)
+ifeq ($(NVCC_PATH),)
+$(error nvcc not found: install the CUDA Toolkit (11.8 to 13) and put its bin/ on PATH, or set NVCC=/path/to/nvcc)
+endif
+CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(realpath $(NVCC_PATH)))
+
+STB_INCLUDE_DIR ?= /usr/include/stb
+ifeq ($(wildcard $(STB_INCLUDE_DIR)/stb_image_write.h),)
+$(error stb_image_write.h not found in $(STB_INCLUDE_DIR): run 'sudo apt-get install libstb-dev' (or set STB_INCLUDE_DIR))
+endif
+
+# The GPU of this machine, else every real architecture this nvcc knows plus PTX for the newest.
+ifeq ($(origin CUDA_ARCH),undefined)
+CUDA_ARCH := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d ' .')
+endif
+ifneq ($(strip $(CUDA_ARCH)),)
+GENCODE := -gencode arch=compute_$(CUDA_ARCH),code=[sm_$(CUDA_ARCH),compute_$(CUDA_ARCH)]
+else
+ALL_ARCHS := $(shell $(NVCC) --list-gpu-arch 2>/dev/null | sed -n 's/^compute_//p' | sort -n)
+NEWEST_ARCH := $(lastword $(ALL_ARCHS))
+GENCODE := $(foreach a,$(ALL_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
+           -gencode arch=compute_$(NEWEST_ARCH),code=compute_$(NEWEST_ARCH)
+endif
+
+comma := ,
+SANITIZE_FLAGS := $(if $(filter 1,$(SANITIZE)),-fsanitize=address$(comma)undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
+# -ffp-contract=off: no fused multiply-add on the CPU either (see README, "Same picture").
+CFLAGS ?= -O2 -g
+CFLAGS += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -ffp-contract=off \
+          -Icommon -I$(CUDA_HOME)/include -I$(STB_INCLUDE_DIR) $(SANITIZE_FLAGS)
+# -fmad=false: every stage rounds each multiply and add as SPEC.md writes them, so all stages
+# and the CPU reference produce the same bits (README, "Same picture").
+NVCCFLAGS ?= -O3
+NVCCFLAGS += -std=c++17 -fmad=false $(GENCODE) -Wno-deprecated-gpu-targets -Icommon \
+             -I$(STB_INCLUDE_DIR) -Xcompiler -Wall,-Wextra -Werror all-warnings
+LDLIBS := -lstb -lpthread -lm
+NVCC_LDFLAGS := $(if $(filter 1,$(SANITIZE)),-Xcompiler "$(SANITIZE_FLAGS)")
+
+STAGES := $(sort $(notdir $(wildcard stages/[0-9][0-9]-*)))
+STAGE_BINS := $(addprefix $(BUILD)/,$(STAGES))
+HOST_SOURCES := scene options report image cpu_reference
+HOST_OBJECTS := $(addprefix $(BUILD)/obj/,$(addsuffix .o,$(HOST_SOURCES)))
+STAGE_OBJECTS := $(BUILD)/obj/stage_main.o $(BUILD)/obj/gpu.o $(BUILD)/obj/ray_count.o
+TEST_SOURCES := $(sort $(wildcard tests/test_*.c))
+TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SOURCES))
+HEADERS := $(wildcard common/*.h)
+
+.PHONY: all stages tools tests test clean
+all: stages tools
+stages: $(STAGE_BINS)
+tools: $(BUILD)/cpu-reference $(BUILD)/compare-images
+tests: $(TEST_BINS)
+
+# Rebuild the GPU code when the target architectures change.
+$(BUILD)/gencode.txt: FORCE
+	@mkdir -p $(@D)
+	@echo '$(GENCODE)' | cmp -s - $@ || echo '$(GENCODE)' > $@
+FORCE:
+
+$(BUILD)/obj/%.o: common/%.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/ray_count.o: common/ray_count.cu $(HEADERS) $(BUILD)/gencode.txt
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+
+$(BUILD)/libcommon.a: $(HOST_OBJECTS)
+	ar rcs $@ $^
+
+# Each stage: its render.cu, with ptxas's resource report (registers, stack frame, spills,
+# shared and constant memory per architecture) kept beside the executable.
+$(BUILD)/obj/stages/%.o: stages/%/render.cu $(HEADERS) $(BUILD)/gencode.txt
+	@mkdir -p $(@D)
+	@echo "$(NVCC) ... -Xptxas -v -c $< -o $@ 2> $(BUILD)/$*.resources.txt"
+	@$(NVCC) $(NVCCFLAGS) -Xptxas -v -c $< -o $@ 2> $(BUILD)/$*.resources.txt \
+	  || { cat $(BUILD)/$*.resources.txt >&2; exit 1; }
+	@grep -v -e '^ptxas info' -e '^ptxas *$$' $(BUILD)/$*.resources.txt >&2 || true
+
+$(STAGE_BINS): $(BUILD)/%: $(BUILD)/obj/stages/%.o $(STAGE_OBJECTS) $(BUILD)/libcommon.a
+	$(NVCC) $(NVCC_LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/cpu-reference: $(BUILD)/obj/cpu_reference_main.o $(BUILD)/libcommon.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/compare-images: $(BUILD)/obj/compare_images_main.o $(BUILD)/libcommon.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/%: tests/%.c tests/test_support.h $(BUILD)/libcommon.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Itests -o $@ $< $(BUILD)/libcommon.a -lcmocka $(LDLIBS)
+
+test: all tests
+	@BUILD=$(BUILD) tests/run-tests.sh $(TEST_BINS)
+
+clean:
+	rm -rf build build-sanitize

@@ -1,0 +1,49 @@
+/* 8-bit RGB images: conversion from the float frame buffer, PNG/PPM files, comparison. */
+#ifndef IMAGE_H
+#define IMAGE_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define IMAGE_ERROR_BYTES 512
+
+struct image {
+    int width, height;
+    unsigned char *rgb; /* width * height * 3 bytes, rows from the top */
+};
+
+struct image_difference {
+    long long differing_pixels;
+    long long total_pixels;
+    int largest_channel_difference;
+};
+
+/* Allocates; 0 or -1 (out of memory). */
+int image_alloc(struct image *image, int width, int height);
+void image_free(struct image *image);
+
+/* SPEC.md's output rule: truncation toward zero (clamped to 0..255, NaN to 0). */
+unsigned char image_channel_from_float(float value);
+void image_from_float_rgb(struct image *image, const float *rgb);
+
+/* 0 when the path ends in .png or .ppm and a file can be created there (the check creates and
+ * removes a temporary file beside it), else -1 with a one-line message. */
+int image_check_output_path(const char *path, char *error, size_t error_size);
+
+/* Writes through a temporary file renamed into place: no partial file is ever left behind. */
+int image_write(const char *path, const struct image *image, char *error, size_t error_size);
+
+/* Reads PNG or PPM through stb_image. */
+int image_read(const char *path, struct image *image, char *error, size_t error_size);
+
+/* -1 when the sizes differ. */
+int image_compare(const struct image *a, const struct image *b, struct image_difference *diff);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,146 @@
+#include "options.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scene.h"
+
+#define MAX_BLOCK_SIDE 1024
+#define MAX_DEVICE_INDEX 1024
+#define MAX_THREADS 4096
+
+static int parse_whole(const char *text, long long min, long long max, long long *value)
+{
+    if (!text || *text < '0' || *text > '9')
+        return -1;
+    char *end;
+    errno = 0;
+    long long v = strtoll(text, &end, 10);
+    if (*end != '\0' || errno == ERANGE || v < min || v > max)
+        return -1;
+    *value = v;
+    return 0;
+}
+
+int options_parse_size(const char *text, long long *width, long long *height)
+{
+    const char *x = strchr(text, 'x');
+    if (!x || x == text || strlen(x + 1) == 0 || strlen(text) > 40)
+        return -1;
+    char left[48];
+    memcpy(left, text, (size_t)(x - text));
+    left[x - text] = '\0';
+    /* Sides are parsed against a generous bound first so that "0x0" and "100000x100000"
+     * reach the size check, which names the real limits. */
+    if (parse_whole(left, 0, 1000000000LL, width) || parse_whole(x + 1, 0, 1000000000LL, height))
+        return -1;
+    return 0;
+}
+
+static int needs_value(int argc, char **argv, int i, char *error, size_t error_size)
+{
+    if (i + 1 >= argc) {
+        snprintf(error, error_size, "option %s needs a value", argv[i]);
+        return -1;
+    }
+    return 0;
+}
+
+int options_parse(int argc, char **argv, unsigned accepted, struct options *o, char *error,
+                  size_t error_size)
+{
+    memset(o, 0, sizeof *o);
+    o->scene_path = OPTIONS_DEFAULT_SCENE;
+    for (int i = 1; i < argc; ++i) {
+        const char *arg = argv[i];
+        long long a, b;
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            o->help = 1;
+        } else if (strcmp(arg, "--scene") == 0) {
+            if (needs_value(argc, argv, i, error, error_size))
+                return -1;
+            o->scene_path = argv[++i];
+        } else if (strcmp(arg, "--size") == 0) {
+            if (needs_value(argc, argv, i, error, error_size))
+                return -1;
+            if (options_parse_size(argv[++i], &a, &b)) {
+                snprintf(error, error_size, "--size '%.40s' is not WIDTHxHEIGHT (e.g. 1024x768)",
+                         argv[i]);
+                return -1;
+            }
+            if (scene_check_size(a, b, error, error_size))
+                return -1;
+            o->width = (int)a;
+            o->height = (int)b;
+        } else if (strcmp(arg, "--output") == 0) {
+            if (needs_value(argc, argv, i, error, error_size))
+                return -1;
+            o->output_path = argv[++i];
+        } else if (strcmp(arg, "--csv") == 0 && (accepted & OPTION_GPU)) {
+            o->csv = 1;
+        } else if (strcmp(arg, "--device") == 0 && (accepted & OPTION_GPU)) {
+            if (needs_value(argc, argv, i, error, error_size))
+                return -1;
+            if (parse_whole(argv[++i], 0, MAX_DEVICE_INDEX, &a)) {
+                snprintf(error, error_size, "--device '%.40s' is not a device index (0, 1, ...)",
+                         argv[i]);
+                return -1;
+            }
+            o->device = (int)a;
+        } else if (strcmp(arg, "--block") == 0 && (accepted & OPTION_BLOCK)) {
+            if (needs_value(argc, argv, i, error, error_size))
+                return -1;
+            if (options_parse_size(argv[++i], &a, &b) || a < 1 || b < 1 ||
+                a > MAX_BLOCK_SIDE || b > MAX_BLOCK_SIDE || a * b > 1024) {
+                snprintf(error, error_size,
+                         "--block '%.40s' is not WIDTHxHEIGHT with 1 to 1024 threads in all "
+                         "(e.g. 32x32)",
+                         argv[i]);
+                return -1;
+            }
+            o->block_x = (int)a;
+            o->block_y = (int)b;
+        } else if (strcmp(arg, "--threads") == 0 && (accepted & OPTION_THREADS)) {
+            if (needs_value(argc, argv, i, error, error_size))
+                return -1;
+            if (parse_whole(argv[++i], 1, MAX_THREADS, &a)) {
+                snprintf(error, error_size, "--threads '%.40s' is not a count from 1 to %d",
+                         argv[i], MAX_THREADS);
+                return -1;
+            }
+            o->threads = (int)a;
+        } else if (strcmp(arg, "--block") == 0) {
+            snprintf(error, error_size,
+                     "option --block is not available in this stage (its block size is fixed; "
+                     "stage 03 makes it an option)");
+            return -1;
+        } else {
+            snprintf(error, error_size, "unknown option '%.60s'", arg);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void options_print_usage(FILE *out, const char *program, unsigned accepted,
+                         const char *default_block)
+{
+    fprintf(out, "usage: %s [options]\n\noptions:\n", program);
+    fprintf(out, "  --scene FILE    scene to render (default %s)\n", OPTIONS_DEFAULT_SCENE);
+    fprintf(out, "  --size WxH      override the scene's image size (%d to %d per side)\n",
+            SCENE_MIN_SIDE, SCENE_MAX_SIDE);
+    fprintf(out, "  --output FILE   write the image, .png or .ppm (default: no image)\n");
+    if (accepted & OPTION_GPU) {
+        fprintf(out, "  --csv           print the timings as CSV, one line per phase and metric\n");
+        fprintf(out, "  --device N      CUDA device to use (default 0)\n");
+    }
+    if (accepted & OPTION_BLOCK)
+        fprintf(out, "  --block WxH     threads per block (default %s)\n", default_block);
+    if (accepted & OPTION_THREADS)
+        fprintf(out, "  --threads N     CPU threads (default: one per core)\n");
+    fprintf(out, "  --help          this text\n");
+    if (accepted & OPTION_GPU)
+        fprintf(out, "\nexit status: 0 rendered, 1 CUDA or system failure, 2 bad input or no GPU\n");
+}

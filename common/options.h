@@ -1,0 +1,47 @@
+/* The command line every stage (and the CPU reference) shares. */
+#ifndef OPTIONS_H
+#define OPTIONS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define OPTIONS_DEFAULT_SCENE "scenes/benchmark.scene"
+#define OPTIONS_ERROR_BYTES 512
+
+/* Which options a program accepts. */
+enum option_set {
+    OPTION_GPU = 1 << 0,     /* --csv, --device */
+    OPTION_BLOCK = 1 << 1,   /* --block WxH */
+    OPTION_THREADS = 1 << 2, /* --threads N (CPU reference) */
+};
+
+struct options {
+    const char *scene_path;
+    int width, height;   /* 0 when the scene's size is used */
+    const char *output_path; /* NULL: no image written */
+    int csv;
+    int device;
+    int block_x, block_y; /* 0 when the stage's default is used */
+    int threads;          /* 0: one per core */
+    int help;
+};
+
+/* 0, or -1 with a one-line message in error. */
+int options_parse(int argc, char **argv, unsigned accepted, struct options *options, char *error,
+                  size_t error_size);
+
+/* Parses "WxH" (whole numbers, no sign); 0 or -1. The caller checks the range. */
+int options_parse_size(const char *text, long long *width, long long *height);
+
+void options_print_usage(FILE *out, const char *program, unsigned accepted,
+                         const char *default_block);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,214 @@
+#!/usr/bin/env bash
+# The timing campaign: build, verify every stage against the CPU reference, time every stage
+# over many interleaved runs (GNU parallel, one job slot per GPU), write results/<gpu-slug>/.
+set -euo pipefail
+
+usage() {
+    cat <<'USAGE'
+usage: ./run.sh [options]
+Builds the stages, verifies each stage's image on scenes/quick.scene against the CPU reference,
+then times every verified stage over N interleaved runs (one process per run, one run per GPU
+at a time) and writes results/<gpu-slug>/ (runs.csv, env.txt, joblog.txt, summary.csv,
+summary.md, phases.png, kernel.png) and regenerates the README result blocks.
+options:
+  --runs N          runs per stage (default 100)
+  --stages LIST     stage numbers, e.g. 1-4,7 (default: all)
+  --scene FILE      timed scene (default scenes/benchmark.scene)
+  --gpus LIST       GPU indices to use, e.g. 0,1 (default: every GPU nvidia-smi lists)
+  --hosts FILE      GNU parallel sshlogin lines; run the campaign on each (":" = this host)
+                    and bring each host's results/<gpu-slug>/ back (ssh command: $RUN_SSH)
+  --out DIR         results folder (default results)
+  --resume          continue an interrupted campaign: skip (stage, run) pairs recorded ok
+  --timeout SEC     per-run time limit (default 120)
+  --no-verify       skip the image verification
+  --no-build        do not run make
+  --bin-dir DIR     where the stage executables are (default build; env RUN_BIN_DIR)
+  --help            this text
+environment: RUN_SSH (ssh command for --hosts), RUN_NVIDIA_SMI (nvidia-smi command),
+  STB_INCLUDE_DIR (folder of stb_image_write.h), RUN_REMOTE_DIR (remote work folder).
+USAGE
+}
+die() { echo "run.sh: error: $*" >&2; exit 2; }
+bad_usage() { echo "run.sh: error: $*" >&2; usage >&2; exit 2; }
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cd "$repo"
+runs=100 stages_spec='' scene='scenes/benchmark.scene' gpus_spec='' hosts='' out='results'
+resume=0 timeout_s=120 verify=1 build=1 bin_dir="${RUN_BIN_DIR:-build}"
+forward=()   # options given again to the run.sh of each --hosts login
+command_line="$0 $*"
+while [[ $# -gt 0 ]]; do
+    opt="$1"
+    case "$opt" in
+        --help|-h) usage; exit 0 ;;
+        --resume) resume=1; forward+=("$opt"); shift; continue ;;
+        --no-verify) verify=0; forward+=("$opt"); shift; continue ;;
+        --no-build) build=0; forward+=("$opt"); shift; continue ;;
+        --runs|--stages|--scene|--gpus|--hosts|--out|--timeout|--bin-dir) ;;
+        *) bad_usage "unknown option '$opt'" ;;
+    esac
+    [[ $# -ge 2 && -n "$2" ]] || bad_usage "$opt needs a value"
+    val="$2"; shift 2
+    case "$opt" in
+        --runs) [[ "$val" =~ ^[1-9][0-9]*$ ]] || bad_usage "--runs needs a positive number"; runs="$val" ;;
+        --stages) [[ "$val" =~ ^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$ ]] || bad_usage "bad --stages '$val'"; stages_spec="$val" ;;
+        --scene) scene="$val" ;;
+        --gpus) [[ "$val" =~ ^[0-9]+(,[0-9]+)*$ ]] || bad_usage "bad --gpus '$val'"; gpus_spec="$val" ;;
+        --hosts) [[ -r "$val" ]] || bad_usage "cannot read hosts file '$val'"; hosts="$val" ;;
+        --out) out="$val" ;;
+        --timeout) [[ "$val" =~ ^[1-9][0-9]*$ ]] || bad_usage "--timeout needs a positive number"; timeout_s="$val" ;;
+        --bin-dir) bin_dir="$val" ;;
+    esac
+    case "$opt" in --hosts|--out) ;; *) forward+=("$opt" "$val") ;; esac
+done
+mkdir -p "$out"
+out="$(cd "$out" && pwd)"
+[[ "$bin_dir" == /* ]] || bin_dir="$repo/$bin_dir"
+
+# --- tools -------------------------------------------------------------------------------
+missing=()
+command -v parallel >/dev/null || missing+=(parallel)
+if [[ "$build" -eq 1 && -z "$hosts" ]]; then
+    [[ -f "${STB_INCLUDE_DIR:-/usr/include/stb}/stb_image_write.h" ]] || missing+=(libstb-dev)
+    command -v nvcc >/dev/null || PATH="$PATH:/usr/local/cuda/bin"
+    command -v nvcc >/dev/null || die "nvcc not found: install the CUDA toolkit (https://developer.nvidia.com/cuda-downloads)"
+fi
+if [[ ${#missing[@]} -gt 0 ]]; then
+    if [[ "$(id -u)" -eq 0 ]] && command -v apt-get >/dev/null; then
+        echo "run.sh: installing ${missing[*]}" >&2
+        apt-get install -y "${missing[@]}" || { apt-get update && apt-get install -y "${missing[@]}"; } \
+            || die "could not install ${missing[*]}"
+    else
+        die "missing ${missing[*]}; install with: sudo apt-get install -y ${missing[*]}"
+    fi
+fi
+command -v python3 >/dev/null || echo "run.sh: python3 not found: summaries, plots and README blocks will be skipped" >&2
+
+# --- other machines ----------------------------------------------------------------------
+if [[ -n "$hosts" ]]; then
+    printf -v RUN_FORWARD '%q ' "${forward[@]}"
+    export RUN_FORWARD RUN_OUT="$out" RUN_SSH="${RUN_SSH:-ssh}"
+    status=0
+    grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$hosts" |
+        parallel --will-cite -j0 -u "$repo/tools/remote-campaign.sh" {} || status=$?
+    command -v python3 >/dev/null && python3 tools/update_readmes.py --results "$out" $([[ "$out" == "$repo/results" ]] || echo --results-only)
+    [[ "$status" -eq 0 ]] || { echo "run.sh: $status host(s) failed, see above" >&2; exit 1; }
+    exit 0
+fi
+
+# --- build and GPUs ----------------------------------------------------------------------
+if [[ "$build" -eq 1 ]]; then make -j"$(nproc)" || die "make failed"; fi
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+"${RUN_NVIDIA_SMI:-nvidia-smi}" --query-gpu=index,name,uuid --format=csv,noheader >"$tmp/all-gpus" 2>/dev/null || true
+[[ -s "$tmp/all-gpus" ]] || die "no NVIDIA GPU found (nvidia-smi lists none)"
+[[ -n "$gpus_spec" ]] || gpus_spec="$(cut -d, -f1 "$tmp/all-gpus" | paste -sd, -)"
+awk -F', *' -v want=",$gpus_spec," 'index(want, "," $1 ",")' "$tmp/all-gpus" >"$tmp/gpus"
+[[ "$(wc -l <"$tmp/gpus")" -eq "$(tr ',' '\n' <<<"$gpus_spec" | wc -l)" ]] || die "--gpus $gpus_spec: not every GPU exists"
+[[ "$(cut -d, -f2 "$tmp/gpus" | sort -u | wc -l)" -eq 1 ]] || die "the GPUs differ in model; pick one model with --gpus"
+gpu_name="$(head -n1 "$tmp/gpus" | awk -F', *' '{ print $2 }')"
+slug="$(tr '[:upper:]' '[:lower:]' <<<"$gpu_name" | sed -E 's/[^a-z0-9]+/-/g; s/^-+//; s/-+$//')"
+ngpus="$(wc -l <"$tmp/gpus")"
+
+stages=()
+for path in "$bin_dir"/[0-9][0-9]-*; do
+    [[ -f "$path" && -x "$path" && "$path" != *.txt ]] || continue
+    name="$(basename "$path")" n=$((10#${name:0:2})) keep=0
+    [[ -z "$stages_spec" ]] && keep=1
+    IFS=',' read -r -a parts <<<"$stages_spec"
+    for part in "${parts[@]}"; do
+        lo="${part%-*}" hi="${part#*-}"
+        ((n >= 10#$lo && n <= 10#$hi)) && keep=1
+    done
+    [[ "$keep" -eq 1 ]] && stages+=("$name")
+done
+[[ ${#stages[@]} -gt 0 ]] || die "no stage executables in $bin_dir${stages_spec:+ for --stages $stages_spec}"
+
+# --- results folder ----------------------------------------------------------------------
+dir="$out/$slug"
+header='order,run,stage,host,gpu,gpu_uuid,width,height,spheres,block,host_memory,metric,value,unit,status'
+mkdir -p "$dir"
+if [[ -s "$dir/runs.csv" && "$(wc -l <"$dir/runs.csv")" -gt 1 ]]; then
+    [[ "$resume" -eq 1 ]] || die "$dir already holds runs: continue them with --resume, or move the folder away"
+    # Failed runs are run again: their rows move to failed-runs.csv, so runs.csv keeps one per run.
+    [[ -f "$dir/failed-runs.csv" ]] || echo "$header" >"$dir/failed-runs.csv"
+    awk -F',' 'NR > 1 && $15 == "failed"' "$dir/runs.csv" >>"$dir/failed-runs.csv"
+    awk -F',' 'NR == 1 || $15 != "failed"' "$dir/runs.csv" >"$dir/runs.csv.new"
+    mv "$dir/runs.csv.new" "$dir/runs.csv"
+else
+    echo "$header" >"$dir/runs.csv"
+fi
+offset="$(cat "$dir/runs.csv" "$dir/failed-runs.csv" 2>/dev/null | awk -F',' '$1 ~ /^[0-9]+$/ && $1 > m { m = $1 } END { print m + 0 }')"
+rm -rf "$dir"/.tmp.* "$dir/.progress"
+"$repo/tools/env-info.sh" "$tmp/gpus" "$command_line" "$resume" >>"$dir/env.txt"
+cp "$bin_dir"/*.resources.txt "$dir/" 2>/dev/null || true
+
+# --- verification ------------------------------------------------------------------------
+failed_stages=()
+if [[ "$verify" -eq 1 ]]; then
+    first_gpu="$(head -n1 "$tmp/gpus" | cut -d, -f1)"
+    echo "run.sh: verifying ${#stages[@]} stage(s) on scenes/quick.scene against the CPU reference" >&2
+    "$bin_dir/cpu-reference" --scene scenes/quick.scene --output "$tmp/reference.png" >/dev/null \
+        || die "build/cpu-reference failed; cannot verify (use --no-verify to time anyway)"
+    verified=()
+    echo "# verification on scenes/quick.scene, $(date -u +%FT%TZ)" >>"$dir/verify.txt"
+    for stage in "${stages[@]}"; do
+        line=''
+        if CUDA_VISIBLE_DEVICES="$first_gpu" timeout -k 5 "$timeout_s" "$bin_dir/$stage" \
+                --scene scenes/quick.scene --output "$tmp/$stage.png" >/dev/null 2>"$tmp/$stage.err" \
+            && line="$("$bin_dir/compare-images" "$tmp/reference.png" "$tmp/$stage.png" --max-differing-percent 0.01)"; then
+            verified+=("$stage"); echo "$stage: ok: $line" >>"$dir/verify.txt"
+        else
+            line="${line:-$(tail -n1 "$tmp/$stage.err")}"
+            failed_stages+=("$stage"); echo "$stage: FAILED: $line" >>"$dir/verify.txt"
+            echo "run.sh: $stage FAILED verification, it will not be timed: $line" >&2
+        fi
+    done
+    stages=("${verified[@]}")
+fi
+
+# --- timing ------------------------------------------------------------------------------
+awk -F',' 'NR > 1 && $15 == "ok" { print $3 " " $2 }' "$dir/runs.csv" | sort -u >"$tmp/done"
+: >"$tmp/jobs"
+order="$offset"
+for ((run = 1; run <= runs; run++)); do
+    for stage in "${stages[@]}"; do
+        grep -qxF "$stage $run" "$tmp/done" && continue
+        order=$((order + 1))
+        echo "$order $run $stage" >>"$tmp/jobs"
+    done
+done
+export RUN_DIR="$dir" RUN_BIN_DIR="$bin_dir" RUN_SCENE="$scene" RUN_TIMEOUT="$timeout_s" \
+    RUN_GPU_LIST="$gpus_spec" RUN_GPU_INFO="$tmp/gpus" RUN_HOST="${RUN_HOSTNAME:-$(hostname)}" \
+    RUN_TOTAL="$(wc -l <"$tmp/jobs")" RUN_START="$(date +%s)"
+interrupted=0
+trap 'interrupted=1' INT TERM
+if [[ "$RUN_TOTAL" -gt 0 ]]; then
+    echo "run.sh: timing ${#stages[@]} stage(s) x $runs runs ($RUN_TOTAL to do) on $ngpus x $gpu_name into $dir" >&2
+    parallel --will-cite -j "$ngpus" --joblog "+$dir/joblog.txt" --colsep ' ' \
+        "$repo/tools/run-one.sh" '{%}' '{1}' '{2}' '{3}' <"$tmp/jobs" || true
+fi
+trap - INT TERM
+rm -rf "$dir"/.tmp.* "$dir/.progress" "$dir/.lock"
+
+# --- reports -----------------------------------------------------------------------------
+if command -v python3 >/dev/null; then
+    python3 tools/plot.py "$dir" || echo "run.sh: plots failed" >&2
+    readme_args=(--results "$out")
+    [[ "$out" == "$repo/results" ]] || readme_args+=(--results-only)
+    python3 tools/update_readmes.py "${readme_args[@]}" || echo "run.sh: README update failed" >&2
+fi
+status=0
+failed_runs="$(awk -F',' -v o="$offset" 'NR > 1 && $15 == "failed" && $1 > o { printf "  %s run %s: %s\n", $3, $2, $13 }' "$dir/runs.csv")"
+if [[ -n "$failed_runs" ]]; then
+    echo "run.sh: these runs failed (logs in $dir/logs/):" >&2; echo "$failed_runs" >&2; status=1
+fi
+if [[ ${#failed_stages[@]} -gt 0 ]]; then
+    echo "run.sh: failed verification, not timed: ${failed_stages[*]} (see $dir/verify.txt)" >&2; status=1
+fi
+if [[ "$interrupted" -eq 1 ]]; then
+    echo "run.sh: interrupted; every finished run is in $dir/runs.csv; continue with: $0 --resume ${forward[*]}" >&2
+    exit 130
+fi
+echo "run.sh: results in $dir" >&2
+exit "$status"

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# One timed run of one stage, started by GNU parallel from run.sh.
+# Usage: tools/run-one.sh SLOT ORDER RUN STAGE
+# Runs the stage on the GPU of job slot SLOT, checks its CSV, and appends the run's rows to
+# $RUN_DIR/runs.csv in one write under a lock (all rows of a run or none). A failing run
+# (exit status, timeout, output that is not the stage CSV) gets one row with status "failed".
+# Environment (set by run.sh): RUN_DIR RUN_BIN_DIR RUN_SCENE RUN_TIMEOUT RUN_GPU_LIST
+# RUN_GPU_INFO RUN_HOST RUN_TOTAL RUN_START.
+set -euo pipefail
+
+slot="$1" order="$2" run="$3" stage="$4"
+readonly header='stage,gpu,gpu_uuid,width,height,spheres,block,host_memory,metric,value,unit'
+IFS=',' read -r -a gpus <<<"$RUN_GPU_LIST"
+gpu_index="${gpus[$((slot - 1))]}"
+tmp="$(mktemp -d "$RUN_DIR/.tmp.XXXXXX")"
+child=''
+cleanup() { rm -rf "$tmp"; }
+interrupted() {
+    [[ -n "$child" ]] && kill -TERM "$child" 2>/dev/null
+    cleanup
+    exit 130
+}
+trap cleanup EXIT
+trap interrupted INT TERM
+
+start_ns="$(date +%s%N)"
+status=0
+CUDA_VISIBLE_DEVICES="$gpu_index" RUN_NUMBER="$run" RUN_ORDER="$order" \
+    timeout --foreground -k 5 "$RUN_TIMEOUT" "$RUN_BIN_DIR/$stage" --scene "$RUN_SCENE" --csv \
+    >"$tmp/out" 2>"$tmp/err" </dev/null &
+child=$!
+wait "$child" || status=$?
+child=''
+seconds="$(( ($(date +%s%N) - start_ns) / 1000000 ))"
+seconds="$((seconds / 1000)).$(printf '%03d' "$((seconds % 1000))")"
+
+reason=''
+if [[ "$status" -eq 124 || "$status" -eq 137 ]]; then
+    reason="timeout after ${RUN_TIMEOUT}s"
+elif [[ "$status" -ne 0 ]]; then
+    reason="exit status $status"
+elif ! awk -F',' -v header="$header" -v stage="$stage" '
+        NR == 1 { if ($0 != header) exit 1; next }
+        NF != 11 || $1 != stage || $9 == "" || $10 !~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/ { exit 1 }
+        { seen[$9] = 1 }
+        END { if (NR < 2 || !("total" in seen) || !("kernel" in seen)) exit 1 }' "$tmp/out"; then
+    reason='output is not the stage CSV'
+fi
+
+if [[ -z "$reason" ]]; then
+    awk -F',' -v OFS=',' -v order="$order" -v run="$run" -v host="$RUN_HOST" 'NR > 1 {
+        print order, run, $1, host, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, "ok" }' \
+        "$tmp/out" >"$tmp/rows"
+else
+    # The failure row carries the GPU as nvidia-smi names it and the reason in "value".
+    gpu_line="$(awk -F', *' -v i="$gpu_index" '$1 == i { print $2 "," $3; exit }' "$RUN_GPU_INFO")"
+    detail="$(tail -n 1 "$tmp/err" | tr -d ',\r' | cut -c1-200)"
+    printf '%s,%s,%s,%s,%s,,,,,,failure,%s,,failed\n' "$order" "$run" "$stage" "$RUN_HOST" \
+        "${gpu_line:-,}" "$reason${detail:+: $detail}" >"$tmp/rows"
+    mkdir -p "$RUN_DIR/logs"
+    { echo "# $stage run $run (order $order): $reason"; cat "$tmp/err"; echo '# stdout:'; cat "$tmp/out"; } \
+        >"$RUN_DIR/logs/$stage-run$run.log"
+fi
+
+# One write of the whole run under the lock; the progress counter is updated under it too.
+trap '' INT TERM
+exec 9>>"$RUN_DIR/.lock"
+flock 9
+cat "$tmp/rows" >>"$RUN_DIR/runs.csv"
+done_count="$(( $(cat "$RUN_DIR/.progress" 2>/dev/null || echo 0) + 1 ))"
+echo "$done_count" >"$RUN_DIR/.progress"
+flock -u 9
+elapsed="$(( $(date +%s) - RUN_START ))"
+eta="$(( elapsed * (RUN_TOTAL - done_count) / done_count ))"
+printf 'run.sh: %d/%d runs done, ETA %02d:%02d:%02d - %s run %s on GPU %s: %s (%ss)\n' \
+    "$done_count" "$RUN_TOTAL" "$((eta / 3600))" "$((eta / 60 % 60))" "$((eta % 60))" \
+    "$stage" "$run" "$gpu_index" "${reason:-ok}" "$seconds" >&2
+[[ -z "$reason" ]]
