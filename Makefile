@@ -108,3 +108,48 @@ test: all tests
 
 clean:
 	rm -rf build build-sanitize
+
+# ---- Reliability: compute-sanitizer on every stage, and the scene-parser fuzzer -------------
+#
+#   make sanitize           every stage under compute-sanitizer (memcheck, racecheck, initcheck,
+#                           synccheck) on scenes/quick.scene and scenes/odd-size.scene; the report
+#                           goes to results/<gpu>/sanitizer.txt (tools/sanitize.sh). Needs a GPU:
+#                           without one it says it was skipped and succeeds.
+#   make fuzz               builds fuzz/scene_fuzzer.c with clang -fsanitize=fuzzer,address,undefined
+#                           and runs it on scene_parse() for FUZZ_SECONDS (seeds: scenes/*.scene and
+#                           tests/bad-scenes/); fails on any crash, leak or sanitizer report, whose
+#                           input is kept as $(FUZZ_DIR)/crash-* (make it a file in tests/bad-scenes/).
+#                           Needs clang and libFuzzer (Debian: clang, libclang-rt-14-dev).
+.PHONY: sanitize fuzz fuzz-build
+sanitize: stages
+	BUILD=$(BUILD) tools/sanitize.sh
+
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_DIR ?= build/fuzz
+FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+              -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Icommon
+
+$(FUZZ_DIR)/scene_fuzzer: fuzz/scene_fuzzer.c common/scene.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/scene_fuzzer.c common/scene.c -lm
+
+fuzz-build: $(FUZZ_DIR)/scene_fuzzer
+
+# The first corpus folder collects what libFuzzer finds (kept between runs); the others are seeds.
+fuzz: $(FUZZ_DIR)/scene_fuzzer
+	@mkdir -p $(FUZZ_DIR)/corpus
+	@echo "fuzz: scene_parse() for $(FUZZ_SECONDS) s (log: $(FUZZ_DIR)/fuzz.log)"
+	@status=0; \
+	$(FUZZ_DIR)/scene_fuzzer -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+	    -dict=fuzz/scene.dict -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
+	    -artifact_prefix=$(FUZZ_DIR)/ $(FUZZ_DIR)/corpus scenes tests/bad-scenes \
+	    > $(FUZZ_DIR)/fuzz.log 2>&1 || status=$$?; \
+	runs=$$(sed -n 's/^stat::number_of_executed_units: *//p' $(FUZZ_DIR)/fuzz.log | tail -n 1); \
+	if [ "$$status" -ne 0 ]; then \
+	    tail -n 60 $(FUZZ_DIR)/fuzz.log; \
+	    echo "fuzz: FAILED after $${runs:-?} executions (exit status $$status); input kept as:"; \
+	    ls $(FUZZ_DIR)/crash-* $(FUZZ_DIR)/leak-* $(FUZZ_DIR)/timeout-* $(FUZZ_DIR)/oom-* 2>/dev/null; \
+	    exit 1; \
+	fi; \
+	echo "fuzz: $${runs:-?} executions in $(FUZZ_SECONDS) s, no crash ($$(ls $(FUZZ_DIR)/corpus | wc -l) inputs in $(FUZZ_DIR)/corpus)"

@@ -86,7 +86,8 @@ command -v python3 >/dev/null || echo "run.sh: python3 not found: summaries, plo
 
 # --- other machines ----------------------------------------------------------------------
 if [[ -n "$hosts" ]]; then
-    printf -v RUN_FORWARD '%q ' "${forward[@]}"
+    RUN_FORWARD=''
+    [[ ${#forward[@]} -eq 0 ]] || printf -v RUN_FORWARD '%q ' "${forward[@]}"
     export RUN_FORWARD RUN_OUT="$out" RUN_SSH="${RUN_SSH:-ssh}"
     status=0
     grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$hosts" |
@@ -138,7 +139,7 @@ if [[ -s "$dir/runs.csv" && "$(wc -l <"$dir/runs.csv")" -gt 1 ]]; then
 else
     echo "$header" >"$dir/runs.csv"
 fi
-offset="$(cat "$dir/runs.csv" "$dir/failed-runs.csv" 2>/dev/null | awk -F',' '$1 ~ /^[0-9]+$/ && $1 > m { m = $1 } END { print m + 0 }')"
+offset="$(awk -F',' '$1 ~ /^[0-9]+$/ && $1 > m { m = $1 } END { print m + 0 }' "$dir"/*runs.csv)"
 rm -rf "$dir"/.tmp.* "$dir/.progress"
 "$repo/tools/env-info.sh" "$tmp/gpus" "$command_line" "$resume" >>"$dir/env.txt"
 cp "$bin_dir"/*.resources.txt "$dir/" 2>/dev/null || true
@@ -207,7 +208,9 @@ if [[ ${#failed_stages[@]} -gt 0 ]]; then
     echo "run.sh: failed verification, not timed: ${failed_stages[*]} (see $dir/verify.txt)" >&2; status=1
 fi
 if [[ "$interrupted" -eq 1 ]]; then
-    echo "run.sh: interrupted; every finished run is in $dir/runs.csv; continue with: $0 --resume ${forward[*]}" >&2
+    again=(--resume --out "$out")
+    for opt in "${forward[@]}"; do [[ "$opt" == --resume ]] || again+=("$opt"); done
+    echo "run.sh: interrupted; every finished run is in $dir/runs.csv; continue with: $0$(printf ' %q' "${again[@]}")" >&2
     exit 130
 fi
 echo "run.sh: results in $dir" >&2

@@ -96,6 +96,7 @@ void gpu_kernel_resources(struct report *report, const void *kernel, int block_t
                                                              dynamic_shared_bytes));
     report->registers = attributes.numRegs;
     report->stack_frame_bytes = (int)attributes.localSizeBytes;
+    report->shared_memory_bytes = (long long)(attributes.sharedSizeBytes + dynamic_shared_bytes);
     report->occupancy_percent = 100.0 * blocks_per_sm * block_threads / threads_per_sm;
 }
 

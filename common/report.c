@@ -24,6 +24,7 @@ void report_init(struct report *report, const char *stage)
     report->occupancy_percent = -1;
     report->registers = -1;
     report->stack_frame_bytes = -1;
+    report->shared_memory_bytes = -1;
     strcpy(report->gpu_name, "none");
     strcpy(report->gpu_uuid, "none");
 }
@@ -84,6 +85,7 @@ void report_print_text(const struct report *r, FILE *out)
             rays_per_second(r) / 1e9);
     fprintf(out, "%14d registers per thread, %d bytes stack frame, %.0f%% theoretical occupancy\n",
             r->registers, r->stack_frame_bytes, r->occupancy_percent);
+    fprintf(out, "%14lld bytes of shared memory per block\n", r->shared_memory_bytes);
 }
 
 void report_print_csv_header(FILE *out)
@@ -116,5 +118,6 @@ void report_print_csv(const struct report *r, FILE *out)
     csv_row(r, out, "rays_per_second", "%.0f", rays_per_second(r), "rays/s");
     csv_row(r, out, "registers", "%.0f", (double)r->registers, "registers");
     csv_row(r, out, "stack_frame", "%.0f", (double)r->stack_frame_bytes, "bytes");
+    csv_row(r, out, "shared_memory", "%.0f", (double)r->shared_memory_bytes, "bytes");
     csv_row(r, out, "theoretical_occupancy", "%.1f", r->occupancy_percent, "percent");
 }

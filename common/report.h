@@ -37,6 +37,7 @@ struct report {
     unsigned long long bytes_to_device, bytes_to_host;
     unsigned long long rays_traced;
     int registers, stack_frame_bytes;
+    long long shared_memory_bytes; /* per block, static and dynamic */
     double occupancy_percent;
 };
 

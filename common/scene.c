@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -77,8 +78,16 @@ static int parse_number(const struct parser *p, const char *keyword, const char 
     double v = strtod(token, &end);
     if (end == token || *end != '\0')
         return fail(p, "'%s': '%s' is not a number", keyword, token);
-    if (!isfinite(v) || errno == ERANGE || fabs(v) > 3.0e38)
+    if (!isfinite(v))
         return fail(p, "'%s': '%s' is not a finite number", keyword, token);
+    /* Values are stored as float: beyond FLT_MAX they would become infinite, and below
+     * FLT_MIN (or underflowing in strtod) they would lose precision or become 0, which would
+     * for instance let 'sphere 1e-60 ...' through as a positive radius of 0. */
+    if (fabs(v) > 3.0e38)
+        return fail(p, "'%s': '%s' is too large (magnitude at most 3e38)", keyword, token);
+    if ((v != 0 && fabs(v) < FLT_MIN) || errno == ERANGE)
+        return fail(p, "'%s': '%s' is too close to 0 (use 0 or a magnitude of at least 1.2e-38)",
+                    keyword, token);
     *value = v;
     return 0;
 }

@@ -79,11 +79,11 @@ static inline int gpu_available(char *reason, size_t size)
         struct command_result *r =
             run_shell("%s/01-base --scene scenes/quick.scene --size 16x16", test_build_dir());
         available = r->exit_code == 0;
-        snprintf(why, sizeof why, "%s", r->err);
+        snprintf(why, sizeof why, "%.500s", r->err);
         why[strcspn(why, "\n")] = '\0';
         known = 1;
     }
-    snprintf(reason, size, "%s", why);
+    snprintf(reason, size, "%.*s", (int)(size > 1 ? size - 1 : 0), why);
     return available;
 }
 
@@ -91,7 +91,7 @@ static inline int gpu_available(char *reason, size_t size)
     do {                                                                                          \
         char skip_reason_[512];                                                                   \
         if (!gpu_available(skip_reason_, sizeof skip_reason_)) {                                  \
-            print_message("skipped: no GPU here (%s)\n", skip_reason_);                           \
+            print_message("# skipped: no GPU here (%s)\n", skip_reason_);                           \
             skip();                                                                               \
         }                                                                                         \
     } while (0)

@@ -26,7 +26,7 @@ trap interrupted INT TERM
 start_ns="$(date +%s%N)"
 status=0
 CUDA_VISIBLE_DEVICES="$gpu_index" RUN_NUMBER="$run" RUN_ORDER="$order" \
-    timeout --foreground -k 5 "$RUN_TIMEOUT" "$RUN_BIN_DIR/$stage" --scene "$RUN_SCENE" --csv \
+    timeout -k 5 "$RUN_TIMEOUT" "$RUN_BIN_DIR/$stage" --scene "$RUN_SCENE" --csv \
     >"$tmp/out" 2>"$tmp/err" </dev/null &
 child=$!
 wait "$child" || status=$?
@@ -41,7 +41,7 @@ elif [[ "$status" -ne 0 ]]; then
     reason="exit status $status"
 elif ! awk -F',' -v header="$header" -v stage="$stage" '
         NR == 1 { if ($0 != header) exit 1; next }
-        NF != 11 || $1 != stage || $9 == "" || $10 !~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/ { exit 1 }
+        NF != 11 || $1 != stage || $9 == "" || $10 !~ /^-?([0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?|inf|nan)$/ { exit 1 }
         { seen[$9] = 1 }
         END { if (NR < 2 || !("total" in seen) || !("kernel" in seen)) exit 1 }' "$tmp/out"; then
     reason='output is not the stage CSV'

@@ -1,0 +1,124 @@
+/* The CPU reference renderer against SPEC.md: pixels derived independently
+ * (tests/golden/derive_spot_pixels.py) and a committed golden image. */
+#include "test_support.h"
+
+#include "cpu_reference.h"
+
+struct spot {
+    int i, j;
+    float r, g, b; /* exact float32 values from derive_spot_pixels.py */
+    unsigned char r8, g8, b8;
+    const char *what;
+};
+
+static const struct spot quick_spots[] = {
+    {0, 0, 94.0f, 156.0f, 255.0f, 94, 156, 255, "background"},
+    {256, 500, 56.35710525512695f, 70.34298706054688f, 92.67529296875f, 56, 70, 92, "floor, lit"},
+    {150, 330, 9.2431640625f, 11.536996841430664f, 15.199732780456543f, 9, 11, 15,
+     "floor, shadowed"},
+    {100, 360, 32.133087158203125f, 40.1074104309082f, 52.84060287475586f, 32, 40, 52,
+     "floor, lit"},
+    {90, 240, 108.4952392578125f, 31.498619079589844f, 69.99693298339844f, 108, 31, 69,
+     "sphere 8, lit"},
+    {256, 150, 65.8993148803711f, 29.654691696166992f, 102.14393615722656f, 65, 29, 102,
+     "sphere 16, lit"},
+};
+
+static struct scene load(const char *path)
+{
+    struct scene scene;
+    char error[SCENE_ERROR_BYTES];
+    int loaded = scene_load(path, &scene, error, sizeof error);
+    if (loaded)
+        print_message("%s\n", error);
+    assert_int_equal(loaded, 0);
+    return scene;
+}
+
+static void spot_pixels_match_the_independent_derivation(void **state)
+{
+    (void)state;
+    struct scene scene = load("scenes/quick.scene");
+    for (size_t k = 0; k < sizeof quick_spots / sizeof quick_spots[0]; ++k) {
+        const struct spot *s = &quick_spots[k];
+        struct spec_vec3 c = cpu_reference_pixel(&scene, 512, 512, s->i, s->j);
+        print_message("# (%d, %d) %s: %.9g %.9g %.9g\n", s->i, s->j, s->what, c.x, c.y, c.z);
+        assert_true(c.x == s->r && c.y == s->g && c.z == s->b);
+        assert_int_equal(image_channel_from_float(c.x), s->r8);
+        assert_int_equal(image_channel_from_float(c.y), s->g8);
+        assert_int_equal(image_channel_from_float(c.z), s->b8);
+    }
+    scene_free(&scene);
+}
+
+static void rendered_image_holds_the_spot_pixels(void **state)
+{
+    (void)state;
+    struct scene scene = load("scenes/quick.scene");
+    struct image image;
+    assert_int_equal(image_alloc(&image, 512, 512), 0);
+    unsigned long long rays = cpu_reference_render(&scene, 512, 512, 3, &image);
+    assert_true(rays >= 512ULL * 512ULL);
+    for (size_t k = 0; k < sizeof quick_spots / sizeof quick_spots[0]; ++k) {
+        const unsigned char *p = image.rgb + ((size_t)quick_spots[k].j * 512 + quick_spots[k].i) * 3;
+        assert_int_equal(p[0], quick_spots[k].r8);
+        assert_int_equal(p[1], quick_spots[k].g8);
+        assert_int_equal(p[2], quick_spots[k].b8);
+    }
+    image_free(&image);
+    scene_free(&scene);
+}
+
+static void matches_the_golden_image_with_any_thread_count(void **state)
+{
+    (void)state;
+    struct scene scene = load("scenes/benchmark.scene");
+    struct image golden;
+    char error[IMAGE_ERROR_BYTES];
+    assert_int_equal(image_read("tests/golden/benchmark-96x64.ppm", &golden, error, sizeof error), 0);
+    int thread_counts[] = {1, 2, 7};
+    for (int t = 0; t < 3; ++t) {
+        struct image image;
+        assert_int_equal(image_alloc(&image, 96, 64), 0);
+        cpu_reference_render(&scene, 96, 64, thread_counts[t], &image);
+        struct image_difference diff;
+        assert_int_equal(image_compare(&golden, &image, &diff), 0);
+        if (diff.differing_pixels)
+            print_message("# %d threads: %lld pixels differ\n", thread_counts[t], diff.differing_pixels);
+        assert_int_equal(diff.differing_pixels, 0);
+        image_free(&image);
+    }
+    image_free(&golden);
+    scene_free(&scene);
+}
+
+static void counts_rays_as_the_spec_defines_them(void **state)
+{
+    (void)state;
+    /* One sphere straight ahead filling the whole view: a hit costs 3 rays (primary, shadow,
+     * reflection that escapes), a miss 1. */
+    const char *text = "size 4 4\ncamera 0 0 1\nbackground 0 0 0\nlight 0 10 1\n"
+                       "light_colour 1 1 1\nambient 0.1\ndiffuse 0.7\nspecular 0.7\n"
+                       "sphere 190 0 0 -200 1 1 1\n";
+    struct scene scene;
+    char error[SCENE_ERROR_BYTES];
+    assert_int_equal(scene_parse(text, strlen(text), "inline", &scene, error, sizeof error), 0);
+    struct image image;
+    assert_int_equal(image_alloc(&image, 4, 4), 0);
+    unsigned long long rays = cpu_reference_render(&scene, 4, 4, 2, &image);
+    /* Every primary ray hits the big sphere; no reflection hits (it points back out). */
+    assert_int_equal(rays, 16ULL * 3ULL);
+    image_free(&image);
+    scene_free(&scene);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(spot_pixels_match_the_independent_derivation),
+        cmocka_unit_test(rendered_image_holds_the_spot_pixels),
+        cmocka_unit_test(matches_the_golden_image_with_any_thread_count),
+        cmocka_unit_test(counts_rays_as_the_spec_defines_them),
+    };
+    return cmocka_run_group_tests_name("cpu reference", tests, NULL, NULL);
+}

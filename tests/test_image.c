@@ -1,0 +1,165 @@
+/* Images: SPEC.md's float-to-byte rule, PNG and PPM written and read back through stb_image,
+ * the comparison the runner and the GPU tests use, and output paths checked up front. */
+#include "test_support.h"
+
+#include <sys/stat.h>
+
+#include "image.h"
+
+static void channels_are_truncated_toward_zero(void **state)
+{
+    (void)state;
+    assert_int_equal(image_channel_from_float(0.0f), 0);
+    assert_int_equal(image_channel_from_float(0.999f), 0);
+    assert_int_equal(image_channel_from_float(94.0f), 94);
+    assert_int_equal(image_channel_from_float(56.99f), 56);
+    assert_int_equal(image_channel_from_float(255.999f), 255);
+    assert_int_equal(image_channel_from_float(-3.0f), 0);
+    assert_int_equal(image_channel_from_float(300.0f), 255);
+    assert_int_equal(image_channel_from_float(0.0f / 0.0f), 0);
+}
+
+static void gradient(struct image *image, int width, int height)
+{
+    assert_int_equal(image_alloc(image, width, height), 0);
+    for (int p = 0; p < width * height * 3; ++p)
+        image->rgb[p] = (unsigned char)(p * 7 + p / 3);
+}
+
+static void round_trip(const char *extension)
+{
+    char *folder = make_temporary_folder();
+    char path[256];
+    snprintf(path, sizeof path, "%s/out%s", folder, extension);
+    struct image written, read;
+    gradient(&written, 37, 23);
+    char error[IMAGE_ERROR_BYTES];
+    assert_int_equal(image_write(path, &written, error, sizeof error), 0);
+    assert_int_equal(image_read(path, &read, error, sizeof error), 0);
+    assert_int_equal(read.width, 37);
+    assert_int_equal(read.height, 23);
+    assert_memory_equal(read.rgb, written.rgb, 37 * 23 * 3);
+    /* Nothing beside the image: the temporary file was renamed into place. */
+    struct command_result *r = run_shell("ls '%s'", folder);
+    char expected[64];
+    snprintf(expected, sizeof expected, "out%s\n", extension);
+    assert_string_equal(r->out, expected);
+    image_free(&written);
+    image_free(&read);
+    remove_temporary_folder(folder);
+}
+
+static void png_round_trip(void **state)
+{
+    (void)state;
+    round_trip(".png");
+}
+
+static void ppm_round_trip_is_binary_p6(void **state)
+{
+    (void)state;
+    round_trip(".ppm");
+    char *folder = make_temporary_folder();
+    char path[256];
+    snprintf(path, sizeof path, "%s/small.ppm", folder);
+    struct image image;
+    gradient(&image, 2, 2);
+    char error[IMAGE_ERROR_BYTES];
+    assert_int_equal(image_write(path, &image, error, sizeof error), 0);
+    char bytes[64];
+    FILE *file = fopen(path, "rb");
+    size_t length = fread(bytes, 1, sizeof bytes, file);
+    fclose(file);
+    assert_int_equal(length, strlen("P6\n2 2\n255\n") + 12);
+    assert_memory_equal(bytes, "P6\n2 2\n255\n", 11);
+    assert_memory_equal(bytes + 11, image.rgb, 12);
+    image_free(&image);
+    remove_temporary_folder(folder);
+}
+
+static void compare_counts_pixels_and_largest_difference(void **state)
+{
+    (void)state;
+    struct image a, b;
+    gradient(&a, 10, 10);
+    gradient(&b, 10, 10);
+    struct image_difference diff;
+    assert_int_equal(image_compare(&a, &b, &diff), 0);
+    assert_int_equal(diff.differing_pixels, 0);
+    assert_int_equal(diff.total_pixels, 100);
+    b.rgb[0] ^= 1;                /* pixel 0, one channel, by 1 */
+    b.rgb[3 * 42 + 1] += 9;       /* pixel 42, by 9 */
+    b.rgb[3 * 42 + 2] += 3;       /* same pixel, another channel */
+    assert_int_equal(image_compare(&a, &b, &diff), 0);
+    assert_int_equal(diff.differing_pixels, 2);
+    assert_int_equal(diff.largest_channel_difference, 9);
+    struct image c;
+    gradient(&c, 10, 11);
+    assert_int_equal(image_compare(&a, &c, &diff), -1);
+    image_free(&a);
+    image_free(&b);
+    image_free(&c);
+}
+
+static void compare_images_tool_reports_and_judges(void **state)
+{
+    (void)state;
+    char *folder = make_temporary_folder();
+    char a_path[256], b_path[256];
+    snprintf(a_path, sizeof a_path, "%s/a.png", folder);
+    snprintf(b_path, sizeof b_path, "%s/b.ppm", folder);
+    struct image a;
+    gradient(&a, 100, 100);
+    char error[IMAGE_ERROR_BYTES];
+    assert_int_equal(image_write(a_path, &a, error, sizeof error), 0);
+    a.rgb[5] += 4;
+    assert_int_equal(image_write(b_path, &a, error, sizeof error), 0);
+    struct command_result *r = run_shell("%s/compare-images %s %s", test_build_dir(), a_path, b_path);
+    assert_int_equal(r->exit_code, 1);
+    assert_string_equal(r->out, "differing pixels: 1 of 10000 (0.010000%), largest channel difference: 4\n");
+    r = run_shell("%s/compare-images %s %s --max-differing-percent 0.01", test_build_dir(), a_path, b_path);
+    assert_int_equal(r->exit_code, 0);
+    r = run_shell("%s/compare-images %s %s/missing.png", test_build_dir(), a_path, folder);
+    assert_int_equal(r->exit_code, 2);
+    assert_non_null(strstr(r->err, "compare-images: error: "));
+    image_free(&a);
+    remove_temporary_folder(folder);
+}
+
+static void output_paths_are_checked_before_rendering(void **state)
+{
+    (void)state;
+    char *folder = make_temporary_folder();
+    char path[256], error[IMAGE_ERROR_BYTES];
+    snprintf(path, sizeof path, "%s/fine.png", folder);
+    assert_int_equal(image_check_output_path(path, error, sizeof error), 0);
+    struct stat info;
+    assert_int_not_equal(stat(path, &info), 0); /* the check leaves nothing behind */
+
+    snprintf(path, sizeof path, "%s/picture.jpg", folder);
+    assert_int_equal(image_check_output_path(path, error, sizeof error), -1);
+    assert_non_null(strstr(error, "output must end in .png or .ppm"));
+
+    snprintf(path, sizeof path, "%s/dir.png", folder);
+    assert_int_equal(mkdir(path, 0755), 0);
+    assert_int_equal(image_check_output_path(path, error, sizeof error), -1);
+    assert_non_null(strstr(error, "output is a directory"));
+
+    snprintf(path, sizeof path, "%s/no/such/folder/x.png", folder);
+    assert_int_equal(image_check_output_path(path, error, sizeof error), -1);
+    assert_non_null(strstr(error, "cannot write the output there: No such file or directory"));
+    remove_temporary_folder(folder);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(channels_are_truncated_toward_zero),
+        cmocka_unit_test(png_round_trip),
+        cmocka_unit_test(ppm_round_trip_is_binary_p6),
+        cmocka_unit_test(compare_counts_pixels_and_largest_difference),
+        cmocka_unit_test(compare_images_tool_reports_and_judges),
+        cmocka_unit_test(output_paths_are_checked_before_rendering),
+    };
+    return cmocka_run_group_tests_name("images", tests, NULL, NULL);
+}

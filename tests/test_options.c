@@ -1,0 +1,121 @@
+/* The command line shared by every stage. */
+#include "test_support.h"
+
+#include "options.h"
+
+#define GPU_STAGE (OPTION_GPU)
+#define BLOCK_STAGE (OPTION_GPU | OPTION_BLOCK)
+
+static int parse(unsigned accepted, struct options *o, char *error, int argc, ...)
+{
+    char *argv[16] = {"stage"};
+    va_list args;
+    va_start(args, argc);
+    for (int i = 1; i < argc; ++i)
+        argv[i] = va_arg(args, char *);
+    va_end(args);
+    return options_parse(argc, argv, accepted, o, error, OPTIONS_ERROR_BYTES);
+}
+
+static void defaults(void **state)
+{
+    (void)state;
+    struct options o;
+    char error[OPTIONS_ERROR_BYTES];
+    assert_int_equal(parse(GPU_STAGE, &o, error, 1), 0);
+    assert_string_equal(o.scene_path, "scenes/benchmark.scene");
+    assert_int_equal(o.width, 0);
+    assert_null(o.output_path);
+    assert_int_equal(o.csv, 0);
+    assert_int_equal(o.device, 0);
+    assert_int_equal(o.block_x, 0);
+    assert_int_equal(o.help, 0);
+}
+
+static void every_option_is_read(void **state)
+{
+    (void)state;
+    struct options o;
+    char error[OPTIONS_ERROR_BYTES];
+    assert_int_equal(parse(BLOCK_STAGE, &o, error, 12, "--scene", "a.scene", "--size", "640x480",
+                           "--output", "x.png", "--csv", "--device", "1", "--block", "8x4"),
+                     0);
+    assert_string_equal(o.scene_path, "a.scene");
+    assert_int_equal(o.width, 640);
+    assert_int_equal(o.height, 480);
+    assert_string_equal(o.output_path, "x.png");
+    assert_int_equal(o.csv, 1);
+    assert_int_equal(o.device, 1);
+    assert_int_equal(o.block_x, 8);
+    assert_int_equal(o.block_y, 4);
+    assert_int_equal(parse(GPU_STAGE, &o, error, 2, "--help"), 0);
+    assert_int_equal(o.help, 1);
+}
+
+struct bad {
+    unsigned accepted;
+    const char *args[3];
+    const char *message;
+};
+
+static const struct bad bad_cases[] = {
+    {GPU_STAGE, {"--frobnicate"}, "unknown option '--frobnicate'"},
+    {GPU_STAGE, {"--size"}, "option --size needs a value"},
+    {GPU_STAGE, {"--size", "640"}, "--size '640' is not WIDTHxHEIGHT (e.g. 1024x768)"},
+    {GPU_STAGE, {"--size", "-5x5"}, "--size '-5x5' is not WIDTHxHEIGHT (e.g. 1024x768)"},
+    {GPU_STAGE, {"--size", "64x48x2"}, "--size '64x48x2' is not WIDTHxHEIGHT"},
+    {GPU_STAGE, {"--size", "0x0"}, "image size 0x0 is too small (each side at least 2)"},
+    {GPU_STAGE, {"--size", "100000x100000"}, "image size 100000x100000 is too large (each side at most 32768)"},
+    {GPU_STAGE, {"--device", "one"}, "--device 'one' is not a device index (0, 1, ...)"},
+    {GPU_STAGE, {"--device", "-1"}, "--device '-1' is not a device index"},
+    {GPU_STAGE, {"--block", "32x32"}, "option --block is not available in this stage"},
+    {BLOCK_STAGE, {"--block", "64x64"}, "--block '64x64' is not WIDTHxHEIGHT with 1 to 1024 threads"},
+    {BLOCK_STAGE, {"--block", "0x8"}, "--block '0x8' is not WIDTHxHEIGHT with 1 to 1024 threads"},
+    {0, {"--csv"}, "unknown option '--csv'"},
+    {OPTION_THREADS, {"--threads", "0"}, "--threads '0' is not a count from 1 to 4096"},
+};
+
+static void bad_options_are_named(void **state)
+{
+    (void)state;
+    for (size_t k = 0; k < sizeof bad_cases / sizeof bad_cases[0]; ++k) {
+        char *argv[4] = {"stage"};
+        int argc = 1;
+        while (argc < 4 && bad_cases[k].args[argc - 1])
+            argv[argc] = (char *)bad_cases[k].args[argc - 1], ++argc;
+        struct options o;
+        char error[OPTIONS_ERROR_BYTES] = "";
+        int result = options_parse(argc, argv, bad_cases[k].accepted, &o, error, sizeof error);
+        if (result == 0 || strstr(error, bad_cases[k].message) != error)
+            print_message("# case %zu: got '%s'\n", k, error);
+        assert_int_equal(result, -1);
+        assert_ptr_equal(strstr(error, bad_cases[k].message), error);
+    }
+}
+
+static void usage_lists_only_accepted_options(void **state)
+{
+    (void)state;
+    char text[4096];
+    FILE *out = fmemopen(text, sizeof text, "w");
+    options_print_usage(out, "build/01-base", OPTION_GPU, "16x16");
+    fclose(out);
+    assert_non_null(strstr(text, "usage: build/01-base [options]"));
+    assert_non_null(strstr(text, "--csv"));
+    assert_null(strstr(text, "--block"));
+    out = fmemopen(text, sizeof text, "w");
+    options_print_usage(out, "build/03-block-size", BLOCK_STAGE, "32x32");
+    fclose(out);
+    assert_non_null(strstr(text, "--block WxH     threads per block (default 32x32)"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(defaults),
+        cmocka_unit_test(every_option_is_read),
+        cmocka_unit_test(bad_options_are_named),
+        cmocka_unit_test(usage_lists_only_accepted_options),
+    };
+    return cmocka_run_group_tests_name("options", tests, NULL, NULL);
+}
