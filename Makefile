@@ -42,9 +42,10 @@ CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -ffp-contract=off \
           -Icommon -I$(CUDA_HOME)/include -I$(STB_INCLUDE_DIR) $(SANITIZE_FLAGS)
 # -fmad=false: every stage rounds each multiply and add as SPEC.md writes them, so all stages
-# and the CPU reference produce the same bits (README, "Same picture").
+# and the CPU reference produce the same bits (README, "Same picture"; try FMAD=true).
+FMAD ?= false
 NVCCFLAGS ?= -O3
-NVCCFLAGS += -std=c++17 -fmad=false $(GENCODE) -Wno-deprecated-gpu-targets -Icommon \
+NVCCFLAGS += -std=c++17 -fmad=$(FMAD) $(GENCODE) -Wno-deprecated-gpu-targets -Icommon \
              -I$(STB_INCLUDE_DIR) -Xcompiler -Wall,-Wextra -Werror all-warnings
 LDLIBS := -lstb -lpthread -lm
 NVCC_LDFLAGS := $(if $(filter 1,$(SANITIZE)),-Xcompiler "$(SANITIZE_FLAGS)")
@@ -58,23 +59,28 @@ TEST_SOURCES := $(sort $(wildcard tests/test_*.c))
 TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SOURCES))
 HEADERS := $(wildcard common/*.h)
 
-.PHONY: all stages tools tests test clean
+.PHONY: all stages tools tests test clean check-test-tools
 all: stages tools
 stages: $(STAGE_BINS)
 tools: $(BUILD)/cpu-reference $(BUILD)/compare-images
-tests: $(TEST_BINS)
+tests: check-test-tools $(TEST_BINS)
 
-# Rebuild the GPU code when the target architectures change.
-$(BUILD)/gencode.txt: FORCE
+CMOCKA_HEADER := $(firstword $(wildcard /usr/include/cmocka.h /usr/local/include/cmocka.h \
+                   $(addsuffix /cmocka.h,$(subst :, ,$(CPATH)))))
+check-test-tools:
+	@test -n "$(CMOCKA_HEADER)" || { echo "cmocka.h not found: the tests need it; run 'sudo apt-get install libcmocka-dev'" >&2; exit 2; }
+
+# Rebuild the GPU code when its flags (architectures, FMAD) change.
+$(BUILD)/nvcc-flags.txt: FORCE
 	@mkdir -p $(@D)
-	@echo '$(GENCODE)' | cmp -s - $@ || echo '$(GENCODE)' > $@
+	@echo '$(NVCCFLAGS)' | cmp -s - $@ || echo '$(NVCCFLAGS)' > $@
 FORCE:
 
 $(BUILD)/obj/%.o: common/%.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/obj/ray_count.o: common/ray_count.cu $(HEADERS) $(BUILD)/gencode.txt
+$(BUILD)/obj/ray_count.o: common/ray_count.cu $(HEADERS) $(BUILD)/nvcc-flags.txt
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
 
@@ -83,12 +89,12 @@ $(BUILD)/libcommon.a: $(HOST_OBJECTS)
 
 # Each stage: its render.cu, with ptxas's resource report (registers, stack frame, spills,
 # shared and constant memory per architecture) kept beside the executable.
-$(BUILD)/obj/stages/%.o: stages/%/render.cu $(HEADERS) $(BUILD)/gencode.txt
+$(BUILD)/obj/stages/%.o: stages/%/render.cu $(HEADERS) $(BUILD)/nvcc-flags.txt
 	@mkdir -p $(@D)
 	@echo "$(NVCC) ... -Xptxas -v -c $< -o $@ 2> $(BUILD)/$*.resources.txt"
 	@$(NVCC) $(NVCCFLAGS) -Xptxas -v -c $< -o $@ 2> $(BUILD)/$*.resources.txt \
 	  || { cat $(BUILD)/$*.resources.txt >&2; exit 1; }
-	@grep -v -e '^ptxas info' -e '^ptxas *$$' $(BUILD)/$*.resources.txt >&2 || true
+	@grep -v -e '^ptxas info' -e '^ptxas *$$' -e 'bytes stack frame' $(BUILD)/$*.resources.txt >&2 || true
 
 $(STAGE_BINS): $(BUILD)/%: $(BUILD)/obj/stages/%.o $(STAGE_OBJECTS) $(BUILD)/libcommon.a
 	$(NVCC) $(NVCC_LDFLAGS) -o $@ $^ $(LDLIBS)

@@ -114,6 +114,11 @@ static int apply(struct parser *p, struct scene *scene, enum keyword kw, const d
         for (int i = 0; i < 2; ++i)
             if (v[i] != floor(v[i]))
                 return fail(p, "'size': %g is not a whole number", v[i]);
+        /* Far outside before converting to long long (found by fuzz/scene_fuzzer.c). */
+        for (int i = 0; i < 2; ++i)
+            if (fabs(v[i]) > 1e9)
+                return fail(p, "'size': %g is out of range (each side %d to %d)", v[i],
+                            SCENE_MIN_SIDE, SCENE_MAX_SIDE);
         if (v[0] < SCENE_MIN_SIDE || v[1] < SCENE_MIN_SIDE || v[0] > SCENE_MAX_SIDE ||
             v[1] > SCENE_MAX_SIDE) {
             char message[SCENE_ERROR_BYTES];

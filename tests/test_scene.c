@@ -79,7 +79,7 @@ static const struct bad_case bad_cases[] = {
     {VALID_HEADER "sphere 0 0 0 0 1 1 1\n", "t.scene:9: 'sphere': radius 0 must be positive"},
     {VALID_HEADER "sphere nan 0 0 0 1 1 1\n", "t.scene:9: 'sphere': 'nan' is not a finite number"},
     {VALID_HEADER "sphere 1 inf 0 0 1 1 1\n", "t.scene:9: 'sphere': 'inf' is not a finite number"},
-    {VALID_HEADER "sphere 1 1e39 0 0 1 1 1\n", "t.scene:9: 'sphere': '1e39' is not a finite number"},
+    {VALID_HEADER "sphere 1 1e39 0 0 1 1 1\n", "t.scene:9: 'sphere': '1e39' is too large (magnitude at most 3e38)"},
     {VALID_HEADER "sphere 1 0 0 0 1 2 1\n", "t.scene:9: 'sphere': colour channel 2 is out of range [0, 1]"},
     {VALID_HEADER, "t.scene: no spheres"},
     {"size 0 48\n", "t.scene:1: image size 0x48 is too small"},

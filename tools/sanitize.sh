@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# Runs every stage under compute-sanitizer (memcheck, racecheck, initcheck, synccheck) on
+# scenes/quick.scene and scenes/odd-size.scene (1021x767: partial blocks at the right and bottom
+# edges), and writes a readable report to results/<gpu-slug>/sanitizer.txt ending in a summary
+# table (stage x tool x scene: clean, N errors, or how the run failed).
+#
+#   tools/sanitize.sh                 (or: make sanitize)
+#
+# Exit status: 0 when every run is clean or when there is no GPU here (it says it was skipped),
+# 1 when any run reports an error or fails, 2 when it cannot run (no compute-sanitizer, no stages).
+#
+# Environment (all optional):
+#   BUILD                 folder of the stage executables (default build; use a plain build, not
+#                         build-sanitize: AddressSanitizer and compute-sanitizer do not mix)
+#   RESULTS               results folder (default results)
+#   SANITIZE_STAGES       stage names to run (default: every build/NN-* executable)
+#   SANITIZE_TOOLS        default "memcheck racecheck initcheck synccheck"
+#   SANITIZE_SCENES       default "scenes/quick.scene scenes/odd-size.scene"
+#   SANITIZE_TIMEOUT      seconds per run (default 900)
+#   COMPUTE_SANITIZER     the compute-sanitizer command (default: on PATH, else CUDA's bin/)
+#   NVIDIA_SMI            the nvidia-smi command (default nvidia-smi)
+#
+# The GPU is device 0 (the first nvidia-smi lists); the slug is its name in lower case with runs
+# of other characters turned into '-' (as run.sh names results/<gpu-slug>/).
+#
+# What each tool checks, and why the options:
+#   memcheck   out-of-bounds and misaligned accesses of global, local and shared memory, and
+#              (--leak-check full) device memory never freed by cudaFree.
+#   racecheck  shared-memory hazards between threads of a block (stage 07 stages its spheres
+#              in shared memory; a missing __syncthreads() shows here).
+#   initcheck  reads of device global memory never written. It tracks device memory only: a
+#              stage that uploads uninitialised *host* memory (stages 04/05 allocate the frame
+#              buffer without initialising it) is not flagged, and need not be.
+#   synccheck  __syncthreads() in divergent code and other invalid barrier use.
+set -uo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$repo" || exit 2
+
+build="${BUILD:-build}"
+results="${RESULTS:-results}"
+tools="${SANITIZE_TOOLS:-memcheck racecheck initcheck synccheck}"
+scenes="${SANITIZE_SCENES:-scenes/quick.scene scenes/odd-size.scene}"
+timeout_s="${SANITIZE_TIMEOUT:-900}"
+nvidia_smi="${NVIDIA_SMI:-nvidia-smi}"
+
+say() { printf 'sanitize: %s\n' "$*"; }
+die() { printf 'sanitize: error: %s\n' "$*" >&2; exit 2; }
+
+# --- a GPU, or a clean skip ------------------------------------------------------------------
+gpu_name="$("$nvidia_smi" --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1 | sed 's/^ *//; s/ *$//')"
+if [[ -z "$gpu_name" ]]; then
+    say "skipped: no NVIDIA GPU here (nvidia-smi lists none); compute-sanitizer needs one"
+    exit 0
+fi
+slug="$(tr '[:upper:]' '[:lower:]' <<<"$gpu_name" | sed -E 's/[^a-z0-9]+/-/g; s/^-+//; s/-+$//')"
+
+sanitizer="${COMPUTE_SANITIZER:-}"
+if [[ -z "$sanitizer" ]]; then
+    if command -v compute-sanitizer >/dev/null 2>&1; then
+        sanitizer=compute-sanitizer
+    else
+        nvcc_path="$(command -v "${NVCC:-nvcc}" 2>/dev/null || true)"
+        for candidate in ${nvcc_path:+"$(dirname "$(readlink -f "$nvcc_path")")/compute-sanitizer"} \
+                         /usr/local/cuda/bin/compute-sanitizer; do
+            [[ -x "$candidate" ]] && { sanitizer="$candidate"; break; }
+        done
+    fi
+fi
+[[ -n "$sanitizer" ]] || die "compute-sanitizer not found (it comes with the CUDA Toolkit, in its bin/; or set COMPUTE_SANITIZER)"
+
+if [[ -n "${SANITIZE_STAGES:-}" ]]; then
+    read -r -a stages <<<"$SANITIZE_STAGES"
+else
+    stages=()
+    for path in "$build"/[0-9][0-9]-*; do
+        [[ -f "$path" && -x "$path" && "$path" != *.* ]] && stages+=("$(basename "$path")")
+    done
+fi
+[[ ${#stages[@]} -gt 0 ]] || die "no stage executables in $build/ (run make first)"
+for stage in "${stages[@]}"; do [[ -x "$build/$stage" ]] || die "$build/$stage: not built"; done
+for scene in $scenes; do [[ -f "$scene" ]] || die "$scene: no such scene"; done
+
+dir="$results/$slug"
+mkdir -p "$dir" || die "cannot create $dir"
+report="$dir/sanitizer.txt"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+{
+    echo "compute-sanitizer report: every stage x tool x scene"
+    echo
+    echo "date:      $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+    echo "commit:    $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- 2>/dev/null || echo ' (with local changes)')"
+    echo "gpu:       $gpu_name"
+    echo "driver:    $("$nvidia_smi" --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n 1)"
+    echo "sanitizer: $("$sanitizer" --version 2>/dev/null | grep -i -m 1 version || echo unknown)"
+    echo "build:     $build/"
+    echo "command:   $sanitizer --tool TOOL --error-exitcode 1 [--leak-check full for memcheck] $build/STAGE --scene SCENE"
+    echo
+} >"$report"
+
+# One run: prints its outcome ("clean", "N errors", "failed (exit S)", "timed out").
+run_one() {
+    local stage="$1" tool="$2" scene="$3" log="$4"
+    local extra=()
+    [[ "$tool" == memcheck ]] && extra=(--leak-check full)
+    timeout -k 30 "$timeout_s" "$sanitizer" --tool "$tool" --error-exitcode 1 --print-limit 50 \
+        "${extra[@]}" "$build/$stage" --scene "$scene" >"$log" 2>&1
+    local status=$?
+    # memcheck, initcheck and synccheck end with "ERROR SUMMARY: N errors"; racecheck with
+    # "RACECHECK SUMMARY: N hazards displayed (E errors, W warnings)".
+    local errors
+    errors="$(sed -n -E 's/.*ERROR SUMMARY: ([0-9]+) error.*/\1/p; s/.*RACECHECK SUMMARY: .*\(([0-9]+) error.*/\1/p' "$log" | tail -n 1)"
+    if [[ "$status" -eq 124 || "$status" -eq 137 ]]; then
+        echo "timed out"
+    elif [[ -n "$errors" && "$errors" -gt 0 ]]; then
+        echo "$errors error$([[ "$errors" -eq 1 ]] || echo s)"
+    elif [[ "$status" -ne 0 ]]; then
+        echo "failed (exit $status)"
+    elif [[ -z "$errors" ]]; then
+        echo "no summary"
+    else
+        echo "clean"
+    fi
+}
+
+declare -A outcome
+bad=0 total=0
+say "$gpu_name: ${#stages[@]} stages x $(wc -w <<<"$tools") tools x $(wc -w <<<"$scenes") scenes; report: $report"
+for stage in "${stages[@]}"; do
+    for tool in $tools; do
+        for scene in $scenes; do
+            log="$work/run.log"
+            start=$SECONDS
+            result="$(run_one "$stage" "$tool" "$scene" "$log")"
+            seconds=$((SECONDS - start))
+            outcome["$stage|$tool|$scene"]="$result"
+            total=$((total + 1))
+            printf 'sanitize: %-28s %-10s %-22s %s (%d s)\n' "$stage" "$tool" "$(basename "$scene")" "$result" "$seconds"
+            {
+                echo "=== $stage, $tool, $scene: $result ($seconds s)"
+                if [[ "$result" == clean ]]; then
+                    grep -E 'SUMMARY' "$log"
+                else
+                    bad=$((bad + 1))
+                    # The sanitizer's findings and the program's error lines (not its timing report).
+                    grep -E '^=+|error' "$log" | head -n 300
+                fi
+                echo
+            } >>"$report"
+        done
+    done
+done
+
+table="$work/table"
+{
+    echo "Summary ($total runs, $bad not clean):"
+    echo
+    printf '%-28s %-10s' stage tool
+    for scene in $scenes; do printf ' %-18s' "$(basename "$scene")"; done
+    echo
+    for stage in "${stages[@]}"; do
+        for tool in $tools; do
+            printf '%-28s %-10s' "$stage" "$tool"
+            for scene in $scenes; do printf ' %-18s' "${outcome["$stage|$tool|$scene"]}"; done
+            echo
+        done
+    done
+} >"$table"
+cat "$table" >>"$report"
+echo
+cat "$table"
+echo
+if [[ "$bad" -gt 0 ]]; then
+    say "$bad of $total runs not clean: see $report"
+    exit 1
+fi
+say "all $total runs clean: $report"
