@@ -48,7 +48,9 @@ NVCCFLAGS ?= -O3
 NVCCFLAGS += -std=c++17 -fmad=$(FMAD) $(GENCODE) -Wno-deprecated-gpu-targets -Icommon \
              -I$(STB_INCLUDE_DIR) -Xcompiler -Wall,-Wextra -Werror all-warnings
 LDLIBS := -lstb -lpthread -lm
-NVCC_LDFLAGS := $(if $(filter 1,$(SANITIZE)),-Xcompiler "$(SANITIZE_FLAGS)")
+# nvcc splits -Xcompiler values at commas: one -Xcompiler per flag, and no comma inside one.
+NVCC_LDFLAGS := $(if $(filter 1,$(SANITIZE)),$(foreach f,-fsanitize=address -fsanitize=undefined \
+                -fno-omit-frame-pointer -fno-sanitize-recover=all,-Xcompiler $(f)))
 
 STAGES := $(sort $(notdir $(wildcard stages/[0-9][0-9]-*)))
 STAGE_BINS := $(addprefix $(BUILD)/,$(STAGES))

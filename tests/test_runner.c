@@ -87,6 +87,15 @@ static int teardown(void **state) {
     sh("cd '%s' && %s ./run.sh --no-build --bin-dir '%s/bin' --out '%s/results' %s >'%s/out' 2>'%s/err'", \
        repo, env, (f)->dir, (f)->dir, args, (f)->dir, (f)->dir)
 
+/* RUN that must succeed; on failure what run.sh printed is shown before the assertion fails. */
+#define RUN_OK(f, env, args)                                                                      \
+    do {                                                                                          \
+        int run_status_ = RUN(f, env, args);                                                      \
+        if (run_status_ != 0)                                                                     \
+            sh("sed 's/^/# run.sh: /' '%s/err' | tail -40", (f)->dir);                            \
+        assert_int_equal(run_status_, 0);                                                         \
+    } while (0)
+
 /* The campaign's runs.csv in a test's folder. */
 #define RUNS "'%s/results/fake-gpu/runs.csv'"
 
@@ -144,7 +153,7 @@ static void test_hosts_gather_results(void **state) {
     assert_int_equal(sh("mkdir -p '%s/remote' && printf 'hostA\\n# a comment\\nhostB\\n' >'%s/hosts'", f->dir, f->dir), 0);
     char args[512];
     snprintf(args, sizeof args, "--runs 2 --hosts '%s/hosts'", f->dir);
-    assert_int_equal(RUN(f, env, args), 0);
+    RUN_OK(f, env, args);
     assert_int_equal(sh("grep -qx hostA '%s/remote/logins' && grep -qx hostB '%s/remote/logins'", f->dir, f->dir), 0);
     for (int h = 0; h < 2; h++) {
         const char *host = h ? "hostB" : "hostA", *slug = h ? "fake-hostb-gpu" : "fake-hosta-gpu";

@@ -19,12 +19,20 @@ export RUN_REMOTE_CMD="mkdir -p $remote_dir && cd $remote_dir && base64 -d | tar
 echo '--- run.sh results begin ---' && tar czf - -C campaign-results . | base64 && \
 echo '--- run.sh results end ---' && exit \$rc"
 status=0
-tar czf - -C "$repo" --exclude=./.git --exclude=./build --exclude=./results . | base64 |
-    parallel --will-cite --ssh "$RUN_SSH" -S "$login" --pipe --block 2G -j1 -u --env RUN_REMOTE_CMD \
-        'eval "$RUN_REMOTE_CMD"' >"$tmp/stdout" || status=$?
+# The whole repository is one --pipe block, so that exactly one job (one campaign) runs there;
+# the block is sized to the stream rather than to a huge fixed size that perl must allocate.
+tar czf - -C "$repo" --exclude=./.git --exclude=./build --exclude=./build-sanitize \
+    --exclude=./results . | base64 >"$tmp/repo.b64"
+block=$(( $(wc -c <"$tmp/repo.b64") + 1024 ))
+parallel --will-cite --ssh "$RUN_SSH" -S "$login" --pipe --block "$block" -j1 -u \
+    --env RUN_REMOTE_CMD 'eval "$RUN_REMOTE_CMD"' <"$tmp/repo.b64" >"$tmp/stdout" || status=$?
 mkdir -p "$tmp/results"
 sed -n '/^--- run.sh results begin ---$/,/^--- run.sh results end ---$/p' "$tmp/stdout" | sed '1d;$d' |
-    base64 -d | tar xzf - -C "$tmp/results" || { echo "run.sh: $login: no results came back" >&2; exit 1; }
+    base64 -d | tar xzf - -C "$tmp/results" || {
+        echo "run.sh: $login: no results came back (parallel exit status $status); it printed:" >&2
+        head -c 2000 "$tmp/stdout" >&2
+        exit 1
+    }
 for folder in "$tmp/results"/*/; do
     [[ -f "$folder/runs.csv" ]] || continue
     dest="$RUN_OUT/$(basename "$folder")"

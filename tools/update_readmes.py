@@ -111,8 +111,51 @@ def stage_block(stage, folders):
                          str(st["n"])])
         parts += [f"**{gpu}** ([all data](../../results/{slug}/summary.md)), µs:", "",
                   sm.table(["phase", f"{prev or 'previous'} mean", "mean", "change", "median", "std",
-                            "min", "max", "n"], rows), ""]
-    return "\n".join(parts).rstrip() or "No measurements of this stage yet: run `./run.sh`."
+                            "min", "max", "n"], rows), "", kernel_line(summary, stage, prev), ""]
+    if not parts:
+        parts = ["No measurements of this stage yet: run `./run.sh`.", ""]
+    parts.append(reported_block(stage))
+    return "\n".join(parts).rstrip()
+
+
+def kernel_line(summary, stage, prev):
+    """Registers, occupancy, CUDA-event kernel time and bytes copied, this stage and the previous."""
+    def value(s, metric, fmt):
+        m = sm.mean(summary, s, metric) if s else None
+        return "–" if m is None else fmt.format(m)
+    def pair(metric, fmt):
+        now = value(stage, metric, fmt)
+        return f"{value(prev, metric, fmt)} → {now}" if prev else now
+    return (f"Kernel: {pair('registers', '{:.0f}')} registers per thread, "
+            f"{pair('stack_frame', '{:.0f}')} bytes of stack frame, "
+            f"{pair('theoretical_occupancy', '{:.0f}%')} theoretical occupancy, "
+            f"{pair('kernel_events', '{:.0f}')} µs by CUDA events. "
+            f"Copied: {pair('bytes_host_to_device', '{:.0f}')} bytes to the device, "
+            f"{pair('bytes_device_to_host', '{:.0f}')} bytes back.")
+
+
+def reported_block(stage):
+    """The study's own numbers for this stage and the one before (results/reported/)."""
+    try:
+        number = int(stage.split("-", 1)[0])
+    except ValueError:
+        return ""
+    reported = read_reported(os.path.join(os.getcwd(), "results"))
+    if not reported or not 1 <= number <= len(reported[0][2]) - 2:
+        return ""
+    header = ["phase"]
+    columns = []
+    for name, notes, head, rows in reported:
+        gpu = notes[0].split(":")[0] if notes else name
+        for n in ([number - 1] if number > 1 else []) + [number]:
+            header.append(f"{gpu}, {head[1 + n]}")
+            columns.append((rows, 1 + n))
+    body = []
+    for i, row in enumerate(reported[0][3]):
+        body.append([row[1].split(" [")[0]] + [rows[i][col] for rows, col in columns])
+    return "\n".join([f"What the study measured (µs, mean of 100 runs; transcribed in "
+                      f"[results/reported/](../../results/reported/README.md)):", "",
+                      sm.table(header, body)])
 
 
 def replace_block(text, body):
