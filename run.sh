@@ -31,6 +31,9 @@ USAGE
 die() { echo "run.sh: error: $*" >&2; exit 2; }
 bad_usage() { echo "run.sh: error: $*" >&2; usage >&2; exit 2; }
 
+# GNU parallel quotes remote commands for the login shell named by $SHELL; where that is unset
+# (containers, cron, CI) it guesses and a --hosts campaign runs nothing there.
+export SHELL="${SHELL:-/bin/bash}"
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$repo"
 runs=100 stages_spec='' scene='scenes/benchmark.scene' gpus_spec='' hosts='' out='results'
