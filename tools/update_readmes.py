@@ -51,13 +51,22 @@ def read_reported(results):
     return out
 
 
-def per_gpu_table(folders, metric):
+def per_gpu_table(folders, metric, reported=()):
+    """Mean of a metric per stage, one column per GPU folder, then the study's GPUs (reported)."""
     stages = sorted({s for f in folders for s in f[3]})
     rows = []
     for s in stages:
         cells = [sm.mean(f[3], s, metric) for f in folders]
-        rows.append([s] + ["–" if c is None else f"{c:.0f}" for c in cells])
-    return sm.table(["stage"] + [f"{f[1]} [µs]" for f in folders], rows)
+        row = [s] + ["–" if c is None else f"{c:.0f}" for c in cells]
+        number = int(s.split("-", 1)[0]) if s[:2].isdigit() else 0
+        for _, _, head, data in reported:
+            values = [r for r in data if r[0] == metric]
+            row.append(values[0][1 + number] if values and 1 <= number < len(head) - 1 else "–")
+        rows.append(row)
+    headers = [f"{f[1]} [µs]" for f in folders]
+    headers += [f"{notes[0].split(':')[0] if notes else name} (reported) [µs]"
+                for name, notes, _, _ in reported]
+    return sm.table(["stage"] + headers, rows)
 
 
 def results_readme(results, folders):
@@ -66,9 +75,12 @@ def results_readme(results, folders):
     for slug, gpu, rows, _ in folders:
         n = sum(1 for r in rows if r["status"] == "ok" and r["metric"] == "total")
         parts.append(f"- [{gpu}]({slug}/summary.md): {n} runs ok")
+    reported = read_reported(results)
     if folders:
-        parts += ["", "## Total time per stage", "", per_gpu_table(folders, "total"), "",
-                  "## Kernel time per stage", "", per_gpu_table(folders, "kernel"), ""]
+        parts += ["", "The study's GPUs are in the last columns, as it reported them (CPU timer, mean of "
+                  "100 runs; its stage N is our stage 0N).", "",
+                  "## Total time per stage", "", per_gpu_table(folders, "total", reported), "",
+                  "## Kernel time per stage", "", per_gpu_table(folders, "kernel", reported), ""]
     else:
         parts += ["No campaign has been run yet: `./run.sh`.", ""]
     for name, notes, header, rows in read_reported(results):
