@@ -111,7 +111,7 @@ awk -F', *' -v want=",$gpus_spec," 'index(want, "," $1 ",")' "$tmp/all-gpus" >"$
 [[ "$(wc -l <"$tmp/gpus")" -eq "$(tr ',' '\n' <<<"$gpus_spec" | wc -l)" ]] || die "--gpus $gpus_spec: not every GPU exists"
 [[ "$(cut -d, -f2 "$tmp/gpus" | sort -u | wc -l)" -eq 1 ]] || die "the GPUs differ in model; pick one model with --gpus"
 gpu_name="$(head -n1 "$tmp/gpus" | awk -F', *' '{ print $2 }')"
-slug="$(tr '[:upper:]' '[:lower:]' <<<"$gpu_name" | sed -E 's/[^a-z0-9]+/-/g; s/^-+//; s/-+$//')"
+slug="$("$repo/tools/slug.sh" "$gpu_name")"
 ngpus="$(wc -l <"$tmp/gpus")"
 
 stages=()

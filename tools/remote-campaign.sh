@@ -39,7 +39,7 @@ for folder in "$tmp/results"/*/; do
     # A folder measured on another host keeps its data: this host's copy gets the host's name.
     if [[ -f "$dest/runs.csv" ]] && ! cmp -s <(awk -F',' 'NR > 1 { print $4 }' "$dest/runs.csv" | sort -u) \
                                              <(awk -F',' 'NR > 1 { print $4 }' "$folder/runs.csv" | sort -u); then
-        dest="$dest-$(tr '[:upper:]' '[:lower:]' <<<"$login" | sed -E 's/[^a-z0-9]+/-/g; s/^-+//; s/-+$//')"
+        dest="$dest-$("$repo/tools/slug.sh" "$login")"
     fi
     rm -rf "$dest"
     cp -r "$folder" "$dest"

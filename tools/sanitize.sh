@@ -53,7 +53,7 @@ if [[ -z "$gpu_name" ]]; then
     say "skipped: no NVIDIA GPU here (nvidia-smi lists none); compute-sanitizer needs one"
     exit 0
 fi
-slug="$(tr '[:upper:]' '[:lower:]' <<<"$gpu_name" | sed -E 's/[^a-z0-9]+/-/g; s/^-+//; s/-+$//')"
+slug="$("$repo/tools/slug.sh" "$gpu_name")"
 
 sanitizer="${COMPUTE_SANITIZER:-}"
 if [[ -z "$sanitizer" ]]; then
