@@ -42,19 +42,22 @@ CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -ffp-contract=off \
           -Icommon -I$(CUDA_HOME)/include -I$(STB_INCLUDE_DIR) $(SANITIZE_FLAGS)
 # -fmad=false: every stage rounds each multiply and add as SPEC.md writes them, so all stages
-# and the CPU reference produce the same bits (README, "Same picture"; try FMAD=true).
+# and the CPU reference produce the same bits (README, "Same picture"; try FMAD=true). The host
+# half of a .cu file gets -ffp-contract=off too: stage 12 works out per-sphere constants there.
 FMAD ?= false
 NVCCFLAGS ?= -O3
 NVCCFLAGS += -std=c++17 -fmad=$(FMAD) $(GENCODE) -Wno-deprecated-gpu-targets -Icommon \
-             -I$(STB_INCLUDE_DIR) -Xcompiler -Wall,-Wextra -Werror all-warnings
+             -I$(STB_INCLUDE_DIR) -Xcompiler -Wall,-Wextra -Xcompiler -ffp-contract=off \
+             -Werror all-warnings
 LDLIBS := -lstb -lpthread -lm
 # nvcc splits -Xcompiler values at commas: one -Xcompiler per flag, and no comma inside one.
 NVCC_LDFLAGS := $(if $(filter 1,$(SANITIZE)),$(foreach f,-fsanitize=address -fsanitize=undefined \
                 -fno-omit-frame-pointer -fno-sanitize-recover=all,-Xcompiler $(f)))
 
-STAGES := $(sort $(notdir $(wildcard stages/[0-9][0-9]-*)))
+# The main chain (stages/NN-name) and the side stages that branch from it (stages/NNx-name).
+STAGES := $(sort $(notdir $(wildcard stages/[0-9][0-9]-* stages/[0-9][0-9][a-z]-*)))
 STAGE_BINS := $(addprefix $(BUILD)/,$(STAGES))
-HOST_SOURCES := scene options report image cpu_reference
+HOST_SOURCES := scene options report image cpu_reference host_pages
 HOST_OBJECTS := $(addprefix $(BUILD)/obj/,$(addsuffix .o,$(HOST_SOURCES)))
 STAGE_OBJECTS := $(BUILD)/obj/stage_main.o $(BUILD)/obj/gpu.o $(BUILD)/obj/ray_count.o
 TEST_SOURCES := $(sort $(wildcard tests/test_*.c))

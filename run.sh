@@ -12,7 +12,9 @@ at a time) and writes results/<gpu-slug>/ (runs.csv, env.txt, joblog.txt, summar
 summary.md, phases.png, kernel.png) and regenerates the README result blocks.
 options:
   --runs N          runs per stage (default 100)
-  --stages LIST     stage numbers, e.g. 1-4,7 (default: all)
+  --stages LIST     comma-separated stages (default: all): N = main stage N only (7: 07-*),
+                    Nx = side stage Nx only (7a: 07a-*), N-M = every main and side stage
+                    numbered N..M; e.g. 1-4,7,7a
   --scene FILE      timed scene (default scenes/benchmark.scene)
   --gpus LIST       GPU indices to use, e.g. 0,1 (default: every GPU nvidia-smi lists)
   --hosts FILE      GNU parallel sshlogin lines; run the campaign on each (":" = this host)
@@ -24,11 +26,47 @@ options:
   --no-build        do not run make
   --bin-dir DIR     where the stage executables are (default build; env RUN_BIN_DIR)
   --help            this text
+Stages are the executables build/NN-name (the main chain) and build/NNx-name (side stages that
+branch from stage NN). A timed run of stage S gets, after --scene FILE --csv, the words of
+stages/S/campaign.args when that file exists (e.g. --frames 20); verification runs do not.
 environment: RUN_SSH (ssh command for --hosts), RUN_NVIDIA_SMI (nvidia-smi command),
-  STB_INCLUDE_DIR (folder of stb_image_write.h), RUN_REMOTE_DIR (remote work folder).
+  STB_INCLUDE_DIR (folder of stb_image_write.h), RUN_REMOTE_DIR (remote work folder),
+  RUN_STAGES_DIR (where stage folders with campaign.args are; default stages).
 USAGE
 }
 die() { echo "run.sh: error: $*" >&2; exit 2; }
+
+# --stages items: N (main stage 0N), Nx (side stage 0Nx), N-M (main and side stages N..M).
+check_stages_spec() {
+    local item items
+    IFS=',' read -r -a items <<<"$1"
+    [[ "$1" != *, && ${#items[@]} -gt 0 ]] || die "--stages '$1': empty item; use N, Nx or N-M separated by commas (e.g. 1-4,7a)"
+    for item in "${items[@]}"; do
+        if [[ "$item" =~ ^([0-9]+)-([0-9]+)$ ]]; then
+            ((10#${BASH_REMATCH[1]} <= 10#${BASH_REMATCH[2]})) \
+                || die "--stages item '$item': the range runs backwards; write N-M with N <= M"
+        elif ! [[ "$item" =~ ^[0-9]+[a-z]?$ ]]; then
+            die "--stages item '$item' is not N, Nx or N-M (e.g. 7, 7a, 1-4)"
+        fi
+    done
+}
+
+# Whether stage executable NAME (NN-name or NNx-name) is selected by --stages SPEC.
+stage_selected() {
+    local name="$1" spec="$2" item items number letter
+    [[ -z "$spec" ]] && return 0
+    [[ "$name" =~ ^([0-9][0-9])([a-z]?)- ]] || return 1
+    number=$((10#${BASH_REMATCH[1]})) letter="${BASH_REMATCH[2]}"
+    IFS=',' read -r -a items <<<"$spec"
+    for item in "${items[@]}"; do
+        if [[ "$item" =~ ^([0-9]+)-([0-9]+)$ ]]; then
+            ((number >= 10#${BASH_REMATCH[1]} && number <= 10#${BASH_REMATCH[2]})) && return 0
+        elif [[ "$item" =~ ^([0-9]+)([a-z]?)$ ]]; then
+            ((number == 10#${BASH_REMATCH[1]})) && [[ "$letter" == "${BASH_REMATCH[2]}" ]] && return 0
+        fi
+    done
+    return 1
+}
 bad_usage() { echo "run.sh: error: $*" >&2; usage >&2; exit 2; }
 
 # GNU parallel quotes remote commands for the login shell named by $SHELL; where that is unset
@@ -54,7 +92,7 @@ while [[ $# -gt 0 ]]; do
     val="$2"; shift 2
     case "$opt" in
         --runs) [[ "$val" =~ ^[1-9][0-9]*$ ]] || bad_usage "--runs needs a positive number"; runs="$val" ;;
-        --stages) [[ "$val" =~ ^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$ ]] || bad_usage "bad --stages '$val'"; stages_spec="$val" ;;
+        --stages) check_stages_spec "$val"; stages_spec="$val" ;;
         --scene) scene="$val" ;;
         --gpus) [[ "$val" =~ ^[0-9]+(,[0-9]+)*$ ]] || bad_usage "bad --gpus '$val'"; gpus_spec="$val" ;;
         --hosts) [[ -r "$val" ]] || bad_usage "cannot read hosts file '$val'"; hosts="$val" ;;
@@ -115,17 +153,12 @@ slug="$("$repo/tools/slug.sh" "$gpu_name")"
 ngpus="$(wc -l <"$tmp/gpus")"
 
 stages=()
-for path in "$bin_dir"/[0-9][0-9]-*; do
+# Main stages (NN-name) and side stages (NNx-name), in byte order so 07- comes before 07a-.
+while IFS= read -r path; do
     [[ -f "$path" && -x "$path" && "$path" != *.txt ]] || continue
-    name="$(basename "$path")" n=$((10#${name:0:2})) keep=0
-    [[ -z "$stages_spec" ]] && keep=1
-    IFS=',' read -r -a parts <<<"$stages_spec"
-    for part in "${parts[@]}"; do
-        lo="${part%-*}" hi="${part#*-}"
-        ((n >= 10#$lo && n <= 10#$hi)) && keep=1
-    done
-    [[ "$keep" -eq 1 ]] && stages+=("$name")
-done
+    name="$(basename "$path")"
+    stage_selected "$name" "$stages_spec" && stages+=("$name")
+done < <(shopt -s nullglob; printf '%s\n' "$bin_dir"/[0-9][0-9]-* "$bin_dir"/[0-9][0-9][a-z]-* | LC_ALL=C sort)
 [[ ${#stages[@]} -gt 0 ]] || die "no stage executables in $bin_dir${stages_spec:+ for --stages $stages_spec}"
 
 # --- results folder ----------------------------------------------------------------------

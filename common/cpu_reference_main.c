@@ -17,7 +17,7 @@ int main(int argc, char **argv)
         return 2;
     }
     if (options.help) {
-        options_print_usage(stdout, program, OPTION_THREADS, NULL);
+        options_print_usage(stdout, program, OPTION_THREADS, NULL, 0);
         return 0;
     }
     if (!options.output_path) {

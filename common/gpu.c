@@ -127,5 +127,7 @@ const char *gpu_host_memory_kind(const void *pointer)
         (void)cudaGetLastError(); /* older runtimes answer an error for pageable memory */
         return "pageable";
     }
+    if (attributes.type == cudaMemoryTypeManaged)
+        return "managed";
     return attributes.type == cudaMemoryTypeHost ? "pinned" : "pageable";
 }

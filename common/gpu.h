@@ -35,7 +35,8 @@ void kernel_timer_start(struct kernel_timer *timer);
 /* Waits for the kernel to finish, then records both times. */
 void kernel_timer_stop(struct kernel_timer *timer, struct report *report);
 
-/* "pinned" for page-locked host memory, "pageable" otherwise (asks the CUDA runtime). */
+/* "pinned" for page-locked host memory (cudaMallocHost or cudaHostRegister), "managed" for
+ * cudaMallocManaged, "pageable" otherwise (asks the CUDA runtime). */
 const char *gpu_host_memory_kind(const void *pointer);
 
 #ifdef __cplusplus

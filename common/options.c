@@ -111,6 +111,27 @@ int options_parse(int argc, char **argv, unsigned accepted, struct options *o, c
                 return -1;
             }
             o->threads = (int)a;
+        } else if (strcmp(arg, "--rays-per-thread") == 0 && (accepted & OPTION_RAYS_PER_THREAD)) {
+            if (needs_value(argc, argv, i, error, error_size))
+                return -1;
+            if (parse_whole(argv[++i], 1, OPTIONS_MAX_RAYS_PER_THREAD, &a)) {
+                snprintf(error, error_size, "--rays-per-thread '%.40s' is not a count from 1 to %d",
+                         argv[i], OPTIONS_MAX_RAYS_PER_THREAD);
+                return -1;
+            }
+            o->rays_per_thread = (int)a;
+        } else if (strcmp(arg, "--frames") == 0 && (accepted & OPTION_FRAMES)) {
+            if (needs_value(argc, argv, i, error, error_size))
+                return -1;
+            if (parse_whole(argv[++i], 1, OPTIONS_MAX_FRAMES, &a)) {
+                snprintf(error, error_size, "--frames '%.40s' is not a count from 1 to %d", argv[i],
+                         OPTIONS_MAX_FRAMES);
+                return -1;
+            }
+            o->frames = (int)a;
+        } else if (strcmp(arg, "--rays-per-thread") == 0 || strcmp(arg, "--frames") == 0) {
+            snprintf(error, error_size, "option %s is not available in this stage", arg);
+            return -1;
         } else if (strcmp(arg, "--block") == 0) {
             snprintf(error, error_size,
                      "option --block is not available in this stage (its block size is fixed; "
@@ -125,7 +146,7 @@ int options_parse(int argc, char **argv, unsigned accepted, struct options *o, c
 }
 
 void options_print_usage(FILE *out, const char *program, unsigned accepted,
-                         const char *default_block)
+                         const char *default_block, int default_rays_per_thread)
 {
     fprintf(out, "usage: %s [options]\n\noptions:\n", program);
     fprintf(out, "  --scene FILE    scene to render (default %s)\n", OPTIONS_DEFAULT_SCENE);
@@ -138,6 +159,13 @@ void options_print_usage(FILE *out, const char *program, unsigned accepted,
     }
     if (accepted & OPTION_BLOCK)
         fprintf(out, "  --block WxH     threads per block (default %s)\n", default_block);
+    if (accepted & OPTION_RAYS_PER_THREAD)
+        fprintf(out, "  --rays-per-thread N  pixels each thread traces, 1 to %d (default %d)\n",
+                OPTIONS_MAX_RAYS_PER_THREAD, default_rays_per_thread);
+    if (accepted & OPTION_FRAMES)
+        fprintf(out, "  --frames N      render N frames reusing every allocation; the report adds the\n"
+                     "                  steady-state time per frame (frames 2..N), 1 to %d (default 1)\n",
+                OPTIONS_MAX_FRAMES);
     if (accepted & OPTION_THREADS)
         fprintf(out, "  --threads N     CPU threads (default: one per core)\n");
     fprintf(out, "  --help          this text\n");

@@ -17,7 +17,12 @@ enum option_set {
     OPTION_GPU = 1 << 0,     /* --csv, --device */
     OPTION_BLOCK = 1 << 1,   /* --block WxH */
     OPTION_THREADS = 1 << 2, /* --threads N (CPU reference) */
+    OPTION_RAYS_PER_THREAD = 1 << 3, /* --rays-per-thread N */
+    OPTION_FRAMES = 1 << 4,          /* --frames N (steady state) */
 };
+
+#define OPTIONS_MAX_RAYS_PER_THREAD 64
+#define OPTIONS_MAX_FRAMES 10000
 
 struct options {
     const char *scene_path;
@@ -27,6 +32,8 @@ struct options {
     int device;
     int block_x, block_y; /* 0 when the stage's default is used */
     int threads;          /* 0: one per core */
+    int rays_per_thread;  /* 0 when the stage's default is used */
+    int frames;           /* 0 when one frame is rendered */
     int help;
 };
 
@@ -38,7 +45,7 @@ int options_parse(int argc, char **argv, unsigned accepted, struct options *opti
 int options_parse_size(const char *text, long long *width, long long *height);
 
 void options_print_usage(FILE *out, const char *program, unsigned accepted,
-                         const char *default_block);
+                         const char *default_block, int default_rays_per_thread);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,7 @@
 #include "report.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -41,6 +42,42 @@ void report_phase_since(struct report *report, enum phase phase, double start_us
     report->phase_us[phase] += timer_now_us() - start_us;
 }
 
+static struct report_extra *extra_named(struct report *report, const char *name)
+{
+    for (int k = 0; k < report->extra_count; ++k)
+        if (strcmp(report->extras[k].name, name) == 0)
+            return &report->extras[k];
+    if (report->extra_count == REPORT_MAX_EXTRAS) {
+        fprintf(stderr, "report: more than %d extra metrics (%s); raise REPORT_MAX_EXTRAS\n",
+                REPORT_MAX_EXTRAS, name);
+        exit(1);
+    }
+    struct report_extra *extra = &report->extras[report->extra_count++];
+    extra->name = name;
+    extra->value = 0;
+    extra->unit = "us";
+    extra->phase = -1;
+    return extra;
+}
+
+void report_part_since(struct report *report, enum phase phase, const char *part, double start_us)
+{
+    double elapsed = timer_now_us() - start_us;
+    report->phase_us[phase] += elapsed;
+    struct report_extra *extra = extra_named(report, part);
+    extra->value += elapsed;
+    extra->unit = "us";
+    extra->phase = (int)phase;
+}
+
+void report_metric(struct report *report, const char *name, double value, const char *unit)
+{
+    struct report_extra *extra = extra_named(report, name);
+    extra->value = value;
+    extra->unit = unit;
+    extra->phase = -1;
+}
+
 double report_total_us(const struct report *report)
 {
     double total = 0;
@@ -73,6 +110,14 @@ void report_print_text(const struct report *r, FILE *out)
     for (int p = 0; p < PHASE_COUNT; ++p)
         fprintf(out, "%12.0f microseconds\t\t%s\n", floor(r->phase_us[p]), phase_titles[p]);
     fprintf(out, "%12.0f microseconds\t\tTotal time\n\n", report_total_us(r));
+    for (int k = 0; k < r->extra_count; ++k) {
+        const struct report_extra *e = &r->extras[k];
+        if (e->phase >= 0)
+            fprintf(out, "%14.0f us  %s (part of %s)\n", floor(e->value), e->name,
+                    phase_titles[e->phase]);
+        else
+            fprintf(out, "%14.1f %s  %s\n", e->value, e->unit, e->name);
+    }
     fprintf(out, "%14.1f us  kernel (CUDA events)\n", r->kernel_event_us);
     fprintf(out, "%14.0f us  CUDA context creation (before the first phase, not in the total)\n",
             floor(r->context_creation_us));
@@ -120,4 +165,8 @@ void report_print_csv(const struct report *r, FILE *out)
     csv_row(r, out, "stack_frame", "%.0f", (double)r->stack_frame_bytes, "bytes");
     csv_row(r, out, "shared_memory", "%.0f", (double)r->shared_memory_bytes, "bytes");
     csv_row(r, out, "theoretical_occupancy", "%.1f", r->occupancy_percent, "percent");
+    for (int k = 0; k < r->extra_count; ++k)
+        csv_row(r, out, r->extras[k].name, r->extras[k].phase >= 0 ? "%.0f" : "%.1f",
+                r->extras[k].phase >= 0 ? floor(r->extras[k].value) : r->extras[k].value,
+                r->extras[k].unit);
 }

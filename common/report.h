@@ -19,6 +19,16 @@ enum phase {
     PHASE_COUNT
 };
 
+/* A named measurement beyond the fixed ones: a part of a phase (e.g. "host_touch" inside the host
+ * allocation) or a stage's own metric (e.g. "steady_frame"). Names are CSV-safe literals. */
+#define REPORT_MAX_EXTRAS 16
+struct report_extra {
+    const char *name;
+    double value;
+    const char *unit;
+    int phase; /* the phase it is a part of, or -1 */
+};
+
 struct report {
     const char *stage;
     char gpu_name[256];
@@ -39,6 +49,9 @@ struct report {
     int registers, stack_frame_bytes;
     long long shared_memory_bytes; /* per block, static and dynamic */
     double occupancy_percent;
+
+    struct report_extra extras[REPORT_MAX_EXTRAS];
+    int extra_count;
 };
 
 void report_init(struct report *report, const char *stage);
@@ -48,6 +61,13 @@ double timer_now_us(void);
 
 /* Adds the time since start_us to a phase (a phase may be timed in several pieces). */
 void report_phase_since(struct report *report, enum phase phase, double start_us);
+
+/* As report_phase_since, and also accumulates the time under a part's name, so a phase made of
+ * several steps shows each (the phase stays the sum the total is made of). */
+void report_part_since(struct report *report, enum phase phase, const char *part, double start_us);
+
+/* Sets a stage's own metric (replaces an earlier value of the same name). */
+void report_metric(struct report *report, const char *name, double value, const char *unit);
 
 double report_total_us(const struct report *report);
 const char *report_phase_name(enum phase phase); /* CSV name: "host_allocation", ... */

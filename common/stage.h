@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "cuda_check.h"
+#include "options.h"
 #include "report.h"
 #include "scene.h"
 
@@ -20,6 +21,8 @@ struct stage_info {
     const char *max_spheres_why; /* e.g. "its per-thread distance array" */
     int block_x, block_y;        /* default threads per block */
     int block_is_option;         /* whether --block may change it */
+    unsigned extra_options;      /* OPTION_RAYS_PER_THREAD, OPTION_FRAMES (options.h); 0: none */
+    int rays_per_thread;         /* default of --rays-per-thread where the stage takes it */
 };
 
 struct render_job {
@@ -28,6 +31,8 @@ struct render_job {
     int block_x, block_y;
     struct report *report;
     const char *output_path; /* NULL: no image */
+    int rays_per_thread;     /* --rays-per-thread, 1 unless the stage takes it */
+    int frames;              /* --frames, 1 unless the stage takes it */
 };
 
 extern const struct stage_info stage_info;
@@ -38,6 +43,8 @@ void stage_render(struct render_job *job);
 
 /* Common: notes the host memory kind and writes the image if asked (timed apart). */
 void render_job_frame_ready(struct render_job *job, const float *rgb);
+/* The same for a stage whose kernel already wrote 8-bit RGB (SPEC.md's output rule applied). */
+void render_job_frame_ready_rgb8(struct render_job *job, const unsigned char *rgb);
 
 /* malloc that ends the program with a clear message (and status 1) when memory runs out. */
 void *host_alloc_or_exit(size_t bytes, const char *what);

@@ -42,6 +42,15 @@ static unsigned long long host_memory_limit(void)
     return physical;
 }
 
+static void write_image_or_exit(struct render_job *job, const struct image *image)
+{
+    char error[IMAGE_ERROR_BYTES];
+    if (image_write(job->output_path, image, error, sizeof error)) {
+        fprintf(stderr, "%s: error: %s\n", stage_info.name, error);
+        exit(1);
+    }
+}
+
 void render_job_frame_ready(struct render_job *job, const float *rgb)
 {
     job->report->host_memory = gpu_host_memory_kind(rgb);
@@ -55,12 +64,20 @@ void render_job_frame_ready(struct render_job *job, const float *rgb)
         exit(1);
     }
     image_from_float_rgb(&image, rgb);
-    char error[IMAGE_ERROR_BYTES];
-    if (image_write(job->output_path, &image, error, sizeof error)) {
-        fprintf(stderr, "%s: error: %s\n", stage_info.name, error);
-        exit(1);
-    }
+    write_image_or_exit(job, &image);
     image_free(&image);
+    job->report->image_write_us = timer_now_us() - start;
+    job->report->image_path = job->output_path;
+}
+
+void render_job_frame_ready_rgb8(struct render_job *job, const unsigned char *rgb)
+{
+    job->report->host_memory = gpu_host_memory_kind(rgb);
+    if (!job->output_path)
+        return;
+    double start = timer_now_us();
+    struct image image = {job->width, job->height, (unsigned char *)rgb}; /* written, not freed */
+    write_image_or_exit(job, &image);
     job->report->image_write_us = timer_now_us() - start;
     job->report->image_path = job->output_path;
 }
@@ -68,7 +85,8 @@ void render_job_frame_ready(struct render_job *job, const float *rgb)
 int main(int argc, char **argv)
 {
     cuda_check_program = stage_info.name;
-    unsigned accepted = OPTION_GPU | (stage_info.block_is_option ? OPTION_BLOCK : 0);
+    unsigned accepted = OPTION_GPU | (stage_info.block_is_option ? OPTION_BLOCK : 0) |
+                        (stage_info.extra_options & (OPTION_RAYS_PER_THREAD | OPTION_FRAMES));
     char default_block[32];
     snprintf(default_block, sizeof default_block, "%dx%d", stage_info.block_x, stage_info.block_y);
 
@@ -80,7 +98,7 @@ int main(int argc, char **argv)
     }
     if (options.help) {
         printf("%s: %s\n\n", stage_info.name, stage_info.lesson);
-        options_print_usage(stdout, argv[0], accepted, default_block);
+        options_print_usage(stdout, argv[0], accepted, default_block, stage_info.rays_per_thread);
         return 0;
     }
 
@@ -105,6 +123,9 @@ int main(int argc, char **argv)
     job.block_y = options.block_y ? options.block_y : stage_info.block_y;
     job.report = &report;
     job.output_path = options.output_path;
+    job.rays_per_thread = options.rays_per_thread ? options.rays_per_thread
+                          : stage_info.rays_per_thread > 0 ? stage_info.rays_per_thread : 1;
+    job.frames = options.frames ? options.frames : 1;
     report.width = job.width;
     report.height = job.height;
     report.spheres = scene.sphere_count;

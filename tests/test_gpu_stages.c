@@ -1,29 +1,118 @@
 /* Every stage on a GPU: the same picture as stage 01 and as the CPU reference, and the report
- * telling the truth about copies and host memory. Skipped, with the reason, without a GPU. */
+ * telling the truth about copies and host memory, as each stage's expectations (below) say.
+ * Skipped, with the reason, without a GPU. The main chain (build/NN-name) and the side stages
+ * (build/NNx-name, e.g. 07c-unified-memory) are all covered. */
 #include "test_support.h"
 
 #include <glob.h>
 
 #include "cpu_reference.h"
 
-#define MAX_STAGES 32
+#define MAX_STAGES 64
+
+/* ---- What each stage's report and picture must show ---------------------------------------- */
+
+enum upload {
+    UPLOAD_FRAME,   /* the frame buffer goes up too (stages 01 to 05) */
+    UPLOAD_SCENE,   /* the spheres, light and camera only: a few hundred bytes */
+    UPLOAD_NOTHING, /* no explicit copy up at all (managed memory migrating on demand) */
+};
+
+#define UNCHECKED (-1)
+#define NOT_EXACT_PER_MILLION 300 /* at most 0.03% of the pixels where bit_exact is 0 */
+
+struct expectations {
+    const char *host_memory;  /* the report's host_memory column: pageable, pinned or managed */
+    enum upload upload;       /* what bytes_host_to_device counts */
+    int bytes_back_per_pixel; /* bytes_device_to_host per pixel: 12 (float RGB), 3 (8-bit RGB),
+                                 0 (no explicit copy back) */
+    int shared_spheres;       /* 1: the spheres in shared memory; 0: no shared memory; UNCHECKED */
+    int rays_per_thread;      /* the stage's default --rays-per-thread; 0: it has no such option */
+    int bit_exact;            /* 1: the same bits as stage 01 and the CPU reference (the goal) */
+};
+
+/* Defaults from the stage's number, for the main chain and any stage without a row below. */
+#define FIRST_PINNED_STAGE 5          /* cudaMallocHost (or registered memory) from here on */
+#define FIRST_SCENE_ONLY_UPLOAD 6     /* the empty frame buffer is no longer uploaded */
+#define FIRST_SHARED_SPHERES_STAGE 7  /* the spheres in shared memory */
+/* From this stage on the kernel writes 8-bit RGB and width*height*3 bytes come back instead of
+ * width*height*12. Stages after 07 set their own rows below where they differ (shared memory,
+ * 8-bit frame, host memory, ...); their shared memory is not checked unless a row says so. */
+#define FIRST_RGB8_STAGE 8
+
+static struct expectations expectations_by_number(int number)
+{
+    struct expectations e;
+    e.host_memory = number >= FIRST_PINNED_STAGE ? "pinned" : "pageable";
+    e.upload = number >= FIRST_SCENE_ONLY_UPLOAD ? UPLOAD_SCENE : UPLOAD_FRAME;
+    e.bytes_back_per_pixel = number >= FIRST_RGB8_STAGE ? 3 : 12;
+    e.shared_spheres = number < FIRST_SHARED_SPHERES_STAGE ? 0
+                       : number == FIRST_SHARED_SPHERES_STAGE ? 1
+                                                              : UNCHECKED;
+    e.rays_per_thread = 0;
+    e.bit_exact = 1;
+    return e;
+}
+
+/* Stages whose expectations differ from their number's, keyed by the start of the folder name
+ * up to its first '-' ("07c" is build/07c-unified-memory). A row states every field. */
+static const struct {
+    const char *prefix;
+    struct expectations expect;
+} stage_rows[] = {
+    /* prefix  host memory  upload          back/pixel shared rays/thread bit-exact */
+    {"07a", {"pinned", UPLOAD_SCENE, 12, 1, 0, 1}},
+    {"07b", {"pinned", UPLOAD_SCENE, 12, 1, 0, 1}},   /* the spheres only: light, camera by value */
+    {"07c", {"managed", UPLOAD_NOTHING, 0, 1, 0, 1}}, /* pages migrate on demand, nothing copied */
+    {"07d", {"managed", UPLOAD_SCENE, 12, 1, 0, 1}},  /* prefetches counted as copies */
+    {"07e", {"pinned", UPLOAD_SCENE, 12, 1, 4, 1}},
+    {"07f", {"pinned", UPLOAD_SCENE, 12, 1, 0, 1}},
+    /* From stage 11 the scene is in constant memory: no shared memory (12b has its lists). */
+    {"11", {"pinned", UPLOAD_SCENE, 3, 0, 0, 1}},
+    {"12", {"pinned", UPLOAD_SCENE, 3, 0, 0, 1}},
+    {"12a", {"pinned", UPLOAD_SCENE, 3, 0, 0, 0}}, /* fused multiply-add: new last bits */
+    {"12b", {"pinned", UPLOAD_SCENE, 3, UNCHECKED, 0, 1}},
+    {"13", {"pinned", UPLOAD_SCENE, 3, 0, 0, 1}},
+};
+
+static struct expectations expectations_for(const char *stage)
+{
+    size_t length = strcspn(stage, "-");
+    for (size_t k = 0; k < sizeof stage_rows / sizeof stage_rows[0]; ++k)
+        if (strlen(stage_rows[k].prefix) == length &&
+            strncmp(stage, stage_rows[k].prefix, length) == 0)
+            return stage_rows[k].expect;
+    return expectations_by_number(atoi(stage));
+}
+
+/* ---- The stages built here ------------------------------------------------------------------ */
 
 static char stage_paths[MAX_STAGES][256];
 static int stage_count;
 static char folder[64];
 
+static int by_name(const void *a, const void *b)
+{
+    return strcmp((const char *)a, (const char *)b);
+}
+
+/* build/NN-name and build/NNx-name, sorted (01-base first, 07-shared-spheres before 07a-...). */
 static int setup(void **state)
 {
     (void)state;
-    char pattern[128];
-    snprintf(pattern, sizeof pattern, "%s/[0-9][0-9]-*", test_build_dir());
-    glob_t found;
-    if (glob(pattern, 0, NULL, &found) == 0) {
-        for (size_t k = 0; k < found.gl_pathc && stage_count < MAX_STAGES; ++k)
-            if (!strstr(found.gl_pathv[k], ".resources.txt"))
-                snprintf(stage_paths[stage_count++], 256, "%s", found.gl_pathv[k]);
-        globfree(&found);
+    const char *patterns[] = {"[0-9][0-9]-*", "[0-9][0-9][a-z]-*"};
+    for (int p = 0; p < 2; ++p) {
+        char pattern[128];
+        snprintf(pattern, sizeof pattern, "%s/%s", test_build_dir(), patterns[p]);
+        glob_t found;
+        if (glob(pattern, 0, NULL, &found) == 0) {
+            for (size_t k = 0; k < found.gl_pathc && stage_count < MAX_STAGES; ++k)
+                if (!strstr(found.gl_pathv[k], ".resources.txt"))
+                    snprintf(stage_paths[stage_count++], 256, "%s", found.gl_pathv[k]);
+            globfree(&found);
+        }
     }
+    qsort(stage_paths, (size_t)stage_count, sizeof stage_paths[0], by_name);
     snprintf(folder, sizeof folder, "%s", make_temporary_folder());
     return stage_count > 0 ? 0 : -1;
 }
@@ -68,7 +157,18 @@ static struct image render_on_gpu(int k, const char *scene_path, const char *ext
     return image;
 }
 
-/* Every stage: identical to stage 01, and within 0.01% of the CPU reference (goal: 0). */
+/* The index of the stage whose folder name starts with prefix up to its '-', or -1. */
+static int find_stage(const char *prefix)
+{
+    for (int k = 0; k < stage_count; ++k)
+        if (strncmp(stage_name(k), prefix, strlen(prefix)) == 0 &&
+            stage_name(k)[strlen(prefix)] == '-')
+            return k;
+    return -1;
+}
+
+/* Every bit-exact stage: identical to stage 01, and within 0.01% of the CPU reference (goal: 0).
+ * A stage whose row says it is not bit-exact: within 1% of the CPU reference. */
 static void same_picture(const char *scene_path)
 {
     SKIP_WITHOUT_GPU();
@@ -83,8 +183,16 @@ static void same_picture(const char *scene_path)
                       "%lld from %s\n",
                       stage_name(k), scene_path, to_cpu.differing_pixels,
                       to_cpu.largest_channel_difference, to_first.differing_pixels, stage_name(0));
-        assert_true(to_cpu.differing_pixels * 10000 <= to_cpu.total_pixels);
-        assert_int_equal(to_first.differing_pixels, 0);
+        if (expectations_for(stage_name(k)).bit_exact) {
+            assert_true(to_cpu.differing_pixels * 10000 <= to_cpu.total_pixels);
+            assert_int_equal(to_first.differing_pixels, 0);
+        } else {
+            /* Changed arithmetic on purpose (fused multiply-add): the course's bound for the main
+             * chain is 0.01% of the pixels; 12a needs about 0.02% and is a side stage for that
+             * reason (its README). This holds it to what it was measured to need. */
+            assert_true(to_cpu.differing_pixels * 1000000 <= NOT_EXACT_PER_MILLION * to_cpu.total_pixels);
+            assert_true(to_first.differing_pixels * 1000000 <= NOT_EXACT_PER_MILLION * to_first.total_pixels);
+        }
         if (k)
             image_free(&image);
     }
@@ -124,22 +232,34 @@ static void reports_tell_copies_and_host_memory(void **state)
 {
     (void)state;
     SKIP_WITHOUT_GPU();
-    const double frame_bytes = 512.0 * 512.0 * 12.0;
+    const double pixels = 512.0 * 512.0, float_frame_bytes = pixels * 12.0;
     for (int k = 0; k < stage_count; ++k) {
         struct command_result *r = run_shell("%s --scene scenes/quick.scene --csv", stage_paths[k]);
         assert_int_equal(r->exit_code, 0);
-        int number = atoi(stage_name(k));
+        const struct expectations e = expectations_for(stage_name(k));
         char host_memory_column[64];
-        snprintf(host_memory_column, sizeof host_memory_column, ",%s,", number >= 5 ? "pinned" : "pageable");
+        snprintf(host_memory_column, sizeof host_memory_column, ",%s,", e.host_memory);
+        if (!strstr(r->out, host_memory_column))
+            print_message("# %s: host memory is not %s:\n%.300s\n", stage_name(k), e.host_memory,
+                          r->out);
         assert_non_null(strstr(r->out, host_memory_column));
         double up = metric(r->out, "bytes_host_to_device", NULL, 0);
         double down = metric(r->out, "bytes_device_to_host", NULL, 0);
-        print_message("# %s: %.0f bytes up, %.0f down\n", stage_name(k), up, down);
-        assert_true(down == frame_bytes);
-        if (number >= 6)
-            assert_true(up < 4096); /* the spheres, light and camera only */
-        else
-            assert_true(up >= frame_bytes);
+        print_message("# %s: %.0f bytes up, %.0f down, %s host memory\n", stage_name(k), up, down,
+                      e.host_memory);
+        assert_true(down == pixels * e.bytes_back_per_pixel);
+        if (e.upload == UPLOAD_FRAME) {
+            assert_true(up >= float_frame_bytes);
+        } else if (e.upload == UPLOAD_SCENE) {
+            assert_true(up > 0 && up < 4096); /* the spheres, and the light and camera */
+        } else {
+            assert_true(up == 0);
+            /* nothing to allocate on the device or copy up: phases with nothing in them */
+            assert_true(metric(r->out, "device_allocation", NULL, 0) < 1000);
+            assert_true(metric(r->out, "host_to_device", NULL, 0) < 1000);
+        }
+        if (e.rays_per_thread > 0)
+            assert_true(metric(r->out, "rays_per_thread", NULL, 0) == e.rays_per_thread);
         double sum = 0;
         const char *phases[] = {"host_allocation", "device_allocation", "host_to_device", "kernel",
                                 "device_to_host",  "device_free",       "host_free"};
@@ -149,9 +269,9 @@ static void reports_tell_copies_and_host_memory(void **state)
         assert_true(metric(r->out, "kernel_events", NULL, 0) > 0);
         assert_true(metric(r->out, "rays_traced", NULL, 0) >= 512.0 * 512.0);
         double shared = metric(r->out, "shared_memory", NULL, 0);
-        if (number == 7)
+        if (e.shared_spheres == 1)
             assert_true(shared >= 19 * 28);
-        else
+        else if (e.shared_spheres == 0)
             assert_true(shared == 0);
     }
 }
@@ -176,6 +296,90 @@ static void block_size_can_be_swept_from_stage_03(void **state)
     }
 }
 
+/* A stage that takes --rays-per-thread renders the same picture with any count, on a scene
+ * whose height (767) no count divides evenly, so the last pass of some threads falls off the
+ * image. */
+static void rays_per_thread_keep_the_picture(void **state)
+{
+    (void)state;
+    SKIP_WITHOUT_GPU();
+    int tested = 0;
+    for (int k = 0; k < stage_count; ++k) {
+        if (expectations_for(stage_name(k)).rays_per_thread == 0)
+            continue;
+        struct image base = render_on_gpu(k, "scenes/odd-size.scene", "");
+        const char *counts[] = {"--rays-per-thread 1", "--rays-per-thread 3",
+                                "--rays-per-thread 16", "--rays-per-thread 64 --block 7x13"};
+        for (int c = 0; c < 4; ++c) {
+            struct image image = render_on_gpu(k, "scenes/odd-size.scene", counts[c]);
+            struct image_difference diff;
+            assert_int_equal(image_compare(&base, &image, &diff), 0);
+            print_message("# %s %s: %lld pixels differ from its default\n", stage_name(k),
+                          counts[c], diff.differing_pixels);
+            assert_int_equal(diff.differing_pixels, 0);
+            image_free(&image);
+        }
+        image_free(&base);
+        ++tested;
+    }
+    if (!tested)
+        print_message("# no stage built here takes --rays-per-thread\n");
+}
+
+/* Needs no GPU: the option is refused before the GPU is touched where a stage does not take it,
+ * and listed with the stage's default where it does. */
+static void rays_per_thread_only_where_a_stage_takes_it(void **state)
+{
+    (void)state;
+    for (int k = 0; k < stage_count; ++k) {
+        const struct expectations e = expectations_for(stage_name(k));
+        if (e.rays_per_thread == 0) {
+            struct command_result *r = run_shell(
+                "%s --rays-per-thread 2 --scene scenes/quick.scene --size 16x16", stage_paths[k]);
+            assert_int_equal(r->exit_code, 2);
+            assert_non_null(strstr(r->err, "option --rays-per-thread is not available in this stage"));
+        } else {
+            struct command_result *r = run_shell("%s --help", stage_paths[k]);
+            assert_int_equal(r->exit_code, 0);
+            char listed[64];
+            snprintf(listed, sizeof listed, "(default %d)", e.rays_per_thread);
+            const char *option = strstr(r->out, "--rays-per-thread N");
+            assert_non_null(option);
+            assert_non_null(strstr(option, listed));
+        }
+    }
+}
+
+/* Stage 07f's __launch_bounds__ caps its registers below stage 07's and so raises the
+ * theoretical occupancy the report gives (to 100% on a GPU whose multiprocessors hold 2048
+ * threads, e.g. an H100; unchanged where they hold fewer, since one 32x32 block is all that fits
+ * there anyway). */
+static void register_cap_raises_occupancy(void **state)
+{
+    (void)state;
+    SKIP_WITHOUT_GPU();
+    int capped = find_stage("07f"), plain = find_stage("07");
+    if (capped < 0 || plain < 0) {
+        print_message("# skipped: stage 07 or 07f not built here\n");
+        skip();
+    }
+    double registers[2], occupancy[2];
+    const int stages[2] = {plain, capped};
+    for (int s = 0; s < 2; ++s) {
+        struct command_result *r =
+            run_shell("%s --scene scenes/quick.scene --csv", stage_paths[stages[s]]);
+        assert_int_equal(r->exit_code, 0);
+        registers[s] = metric(r->out, "registers", NULL, 0);
+        occupancy[s] = metric(r->out, "theoretical_occupancy", NULL, 0);
+    }
+    print_message("# 07: %.0f registers, %.1f%% occupancy; 07f: %.0f registers, %.1f%%\n",
+                  registers[0], occupancy[0], registers[1], occupancy[1]);
+    assert_true(registers[1] <= registers[0]);
+    assert_true(occupancy[1] >= occupancy[0]);
+    if (registers[1] < registers[0])
+        assert_true(registers[1] <= 32 && occupancy[1] > occupancy[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -183,6 +387,9 @@ int main(void)
         cmocka_unit_test(partial_blocks_render_right_too),
         cmocka_unit_test(reports_tell_copies_and_host_memory),
         cmocka_unit_test(block_size_can_be_swept_from_stage_03),
+        cmocka_unit_test(rays_per_thread_keep_the_picture),
+        cmocka_unit_test(rays_per_thread_only_where_a_stage_takes_it),
+        cmocka_unit_test(register_cap_raises_occupancy),
     };
     return cmocka_run_group_tests_name("stages on the GPU", tests, setup, teardown);
 }

@@ -5,6 +5,7 @@
 
 #define GPU_STAGE (OPTION_GPU)
 #define BLOCK_STAGE (OPTION_GPU | OPTION_BLOCK)
+#define RAYS_STAGE (OPTION_GPU | OPTION_BLOCK | OPTION_RAYS_PER_THREAD)
 
 static int parse(unsigned accepted, struct options *o, char *error, int argc, ...)
 {
@@ -29,7 +30,27 @@ static void defaults(void **state)
     assert_int_equal(o.csv, 0);
     assert_int_equal(o.device, 0);
     assert_int_equal(o.block_x, 0);
+    assert_int_equal(o.rays_per_thread, 0);
     assert_int_equal(o.help, 0);
+    assert_int_equal(parse(RAYS_STAGE, &o, error, 1), 0);
+    assert_int_equal(o.rays_per_thread, 0); /* 0: the stage's default */
+}
+
+static void rays_per_thread_from_1_to_64(void **state)
+{
+    (void)state;
+    struct options o;
+    char error[OPTIONS_ERROR_BYTES];
+    const char *counts[] = {"1", "3", "16", "64"};
+    for (int k = 0; k < 4; ++k) {
+        assert_int_equal(parse(RAYS_STAGE, &o, error, 3, "--rays-per-thread", counts[k]), 0);
+        assert_int_equal(o.rays_per_thread, atoi(counts[k]));
+    }
+    assert_int_equal(parse(RAYS_STAGE, &o, error, 5, "--block", "8x8", "--rays-per-thread", "9"),
+                     0);
+    assert_int_equal(o.rays_per_thread, 9);
+    assert_int_equal(o.block_x, 8);
+    assert_int_equal(OPTIONS_MAX_RAYS_PER_THREAD, 64);
 }
 
 static void every_option_is_read(void **state)
@@ -73,6 +94,16 @@ static const struct bad bad_cases[] = {
     {BLOCK_STAGE, {"--block", "0x8"}, "--block '0x8' is not WIDTHxHEIGHT with 1 to 1024 threads"},
     {0, {"--csv"}, "unknown option '--csv'"},
     {OPTION_THREADS, {"--threads", "0"}, "--threads '0' is not a count from 1 to 4096"},
+    {RAYS_STAGE, {"--rays-per-thread"}, "option --rays-per-thread needs a value"},
+    {RAYS_STAGE, {"--rays-per-thread", "0"}, "--rays-per-thread '0' is not a count from 1 to 64"},
+    {RAYS_STAGE, {"--rays-per-thread", "65"}, "--rays-per-thread '65' is not a count from 1 to 64"},
+    {RAYS_STAGE, {"--rays-per-thread", "-4"}, "--rays-per-thread '-4' is not a count from 1 to 64"},
+    {RAYS_STAGE, {"--rays-per-thread", "4x"}, "--rays-per-thread '4x' is not a count from 1 to 64"},
+    {RAYS_STAGE, {"--rays-per-thread", ""}, "--rays-per-thread '' is not a count from 1 to 64"},
+    {RAYS_STAGE, {"--rays-per-thread", "99999999999999999999"}, "--rays-per-thread '99999999999999999999' is not a count"},
+    {BLOCK_STAGE, {"--rays-per-thread", "4"}, "option --rays-per-thread is not available in this stage"},
+    {GPU_STAGE, {"--rays-per-thread"}, "option --rays-per-thread is not available in this stage"},
+    {OPTION_THREADS, {"--rays-per-thread", "4"}, "option --rays-per-thread is not available in this stage"},
 };
 
 static void bad_options_are_named(void **state)
@@ -98,15 +129,22 @@ static void usage_lists_only_accepted_options(void **state)
     (void)state;
     char text[4096];
     FILE *out = fmemopen(text, sizeof text, "w");
-    options_print_usage(out, "build/01-base", OPTION_GPU, "16x16");
+    options_print_usage(out, "build/01-base", OPTION_GPU, "16x16", 0);
     fclose(out);
     assert_non_null(strstr(text, "usage: build/01-base [options]"));
     assert_non_null(strstr(text, "--csv"));
     assert_null(strstr(text, "--block"));
     out = fmemopen(text, sizeof text, "w");
-    options_print_usage(out, "build/03-block-size", BLOCK_STAGE, "32x32");
+    options_print_usage(out, "build/03-block-size", BLOCK_STAGE, "32x32", 0);
     fclose(out);
     assert_non_null(strstr(text, "--block WxH     threads per block (default 32x32)"));
+    assert_null(strstr(text, "--rays-per-thread"));
+    out = fmemopen(text, sizeof text, "w");
+    options_print_usage(out, "build/07e-rays-per-thread", RAYS_STAGE, "32x32", 4);
+    fclose(out);
+    const char *rays = strstr(text, "--rays-per-thread N");
+    assert_non_null(rays);
+    assert_non_null(strstr(rays, "1 to 64 (default 4)"));
 }
 
 int main(void)
@@ -114,6 +152,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(defaults),
         cmocka_unit_test(every_option_is_read),
+        cmocka_unit_test(rays_per_thread_from_1_to_64),
         cmocka_unit_test(bad_options_are_named),
         cmocka_unit_test(usage_lists_only_accepted_options),
     };

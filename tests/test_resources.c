@@ -7,6 +7,7 @@
 struct kernel_resources {
     char arch[16];
     int registers, stack_frame, barriers;
+    int spill_stores, spill_loads; /* bytes */
 };
 
 /* The render kernel's numbers for each architecture in a stage's report; returns the count. */
@@ -29,6 +30,7 @@ static int read_resources(const char *stage, struct kernel_resources *out)
                 sscanf(arch + strlen("' for '"), "%15[^']", out[count].arch);
                 out[count].stack_frame = -1;
                 out[count].registers = -1;
+                out[count].spill_stores = out[count].spill_loads = 0;
             }
             continue;
         }
@@ -40,6 +42,8 @@ static int read_resources(const char *stage, struct kernel_resources *out)
             while (number > line && number[-1] >= '0' && number[-1] <= '9')
                 --number;
             out[count].stack_frame = atoi(number);
+            sscanf(stack, " bytes stack frame, %d bytes spill stores, %d bytes spill loads",
+                   &out[count].spill_stores, &out[count].spill_loads);
         }
         const char *used = strstr(line, "Used ");
         if (used) {
@@ -113,12 +117,51 @@ static void stage_07_reads_spheres_from_shared_memory(void **state)
     assert_int_equal(shared_loads_in("06-no-framebuffer-upload"), 0);
 }
 
+/* Whether two blocks of 1024 threads fit on one multiprocessor of an architecture ("sm_90"):
+ * not where it holds 1024 threads (7.5) or 1536 (8.6 to 8.9, 11.0, 12.x). Mirrors BLOCKS_PER_SM
+ * in stages/07f-register-cap/render.cu. */
+static int holds_two_blocks_of_1024(const char *arch)
+{
+    int capability = atoi(arch + strcspn(arch, "0123456789"));
+    return !(capability == 75 || (capability >= 86 && capability < 90) || capability >= 110);
+}
+
+/* Stage 07f asks for 2 blocks of 1024 threads per multiprocessor: 65,536 registers / 2048
+ * threads = 32 each, below stage 07's, so the rest spills to local memory. Where two blocks do
+ * not fit, it asks for one and the compiler keeps stage 07's registers. */
+static void stage_07f_fits_in_32_registers(void **state)
+{
+    (void)state;
+    struct kernel_resources plain[MAX_ARCHS], capped[MAX_ARCHS];
+    int plain_count = read_resources("07-shared-spheres", plain);
+    int capped_count = read_resources("07f-register-cap", capped);
+    int checked = 0;
+    for (int k = 0; k < capped_count; ++k) {
+        const struct kernel_resources *before = find_arch(plain, plain_count, capped[k].arch);
+        assert_non_null(before);
+        print_message("# %s: 07 uses %d registers, 07f %d with %d bytes of stack, %d bytes of "
+                      "spill stores and %d of spill loads\n",
+                      capped[k].arch, before->registers, capped[k].registers,
+                      capped[k].stack_frame, capped[k].spill_stores, capped[k].spill_loads);
+        assert_true(capped[k].registers <= before->registers);
+        if (holds_two_blocks_of_1024(capped[k].arch)) {
+            assert_true(capped[k].registers <= 32);
+            assert_true(capped[k].registers < before->registers);
+            ++checked;
+        }
+    }
+    if (!checked)
+        print_message("# no architecture in this build holds 2048 threads per multiprocessor: "
+                      "only checked that 07f uses no more registers than 07\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(stage_02_needs_fewer_registers_and_no_stack),
         cmocka_unit_test(only_stage_07_synchronises_a_block),
         cmocka_unit_test(stage_07_reads_spheres_from_shared_memory),
+        cmocka_unit_test(stage_07f_fits_in_32_registers),
     };
     return cmocka_run_group_tests_name("resource usage", tests, NULL, NULL);
 }

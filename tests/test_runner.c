@@ -127,7 +127,12 @@ static void test_statistics_by_hand(void **state) {
     assert_int_equal(sh("cd '%s/tools' && python3 -c \"import summarize as s; r = s.stats([100, 200, 300, 400, 1000]); "
                         "assert r == {'n': 5, 'mean': 400, 'median': 300, 'std': 125000 ** 0.5, 'min': 100, 'max': 1000}, r\"",
                         repo), 0);
-    assert_int_equal(sh("grep -q '^| CUDA kernel \\[µs\\] | 400 |$' '%s/results/fake-gpu/summary.md'", f->dir), 0);
+    /* Stages as rows: host alloc., device alloc., HtoD, kernel, DtoH, device free, host free, total. */
+    assert_int_equal(sh("grep -qx '| 01-base | 1000 | 100 | 500 | 400 | 400 | 10 | 200 | 2610 |' "
+                        "'%s/results/fake-gpu/summary.md'", f->dir), 0);
+    /* The speed-up table has the median beside the mean. */
+    assert_int_equal(sh("grep -qx '| 01-base | 2610 | 2510 | 1.00x | 1.00x | 400 | 300 | 1.00x | 1.00x |' "
+                        "'%s/results/fake-gpu/summary.md'", f->dir), 0);
 }
 
 static void test_two_gpus_never_shared(void **state) {
@@ -141,7 +146,7 @@ static void test_two_gpus_never_shared(void **state) {
     assert_int_equal(sh("grep -q '^overlap' '%s/events'", f->dir), 0); /* the two GPUs did work at once */
     assert_int_equal(sh("test -s '%s/results/fake-gpu/joblog.txt'", f->dir), 0);
     /* interleaved: order 1 and 2 are run 1 of 01 and of 02 */
-    assert_int_equal(sh("awk -F, '$12 == \"total\" && $1 <= 2 { print $2 $3 }' " RUNS " | sort | paste -sd' ' - "
+    assert_int_equal(sh("awk -F, '$12 == \"total\" && $1 <= 2 { print $2 $3 }' " RUNS " | LC_ALL=C sort | paste -sd' ' - "
                         "| grep -qx '101-base 102-static'", f->dir), 0);
 }
 
@@ -176,6 +181,11 @@ static void assert_runs_exact(const fixture *f, long pairs) {
     assert_int_equal(sh_num("awk -F, '$12 == \"total\" && $15 == \"ok\"' " RUNS " | wc -l", f->dir), pairs);
     assert_int_equal(sh_num("awk -F, '$12 == \"total\" && $15 == \"ok\" { print $3, $2 }' " RUNS " | sort -u | wc -l",
                             f->dir), pairs);
+    assert_int_equal(sh_num("awk -F, '$15 == \"failed\"' " RUNS " | wc -l", f->dir), 0);
+}
+
+/* No run of the campaign failed. */
+static void assert_runs_exact_metrics_ok(const fixture *f) {
     assert_int_equal(sh_num("awk -F, '$15 == \"failed\"' " RUNS " | wc -l", f->dir), 0);
 }
 
@@ -257,8 +267,9 @@ static void test_update_readmes_check(void **state) {
                         "--out '%s/root/results' --runs 2 --no-verify 2>/dev/null", repo, d, d), 0);
     assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' 2>'%s/err'", d, d), 0);
     assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' --check", d), 0);
-    assert_int_equal(sh("grep -q '^| CUDA kernel \\[µs\\] | 200 | 200 |$' '%s/root/README.md' && grep -qx tail '%s/root/README.md'",
-                        d, d), 0);
+    assert_int_equal(sh("grep -qx '| 01-base | 1000 | 100 | 500 | 200 | 400 | 10 | 200 | 2410 |' '%s/root/README.md' && "
+                        "grep -qx '| 02-static | 2000 | 200 | 1000 | 200 | 800 | 20 | 400 | 4620 |' '%s/root/README.md' && "
+                        "grep -qx tail '%s/root/README.md'", d, d, d), 0);
     assert_int_equal(sh("grep -q '^| CUDA kernel | – | 200 |' '%s/root/stages/01-base/README.md'", d), 0);
     assert_int_equal(sh("grep -qx '# 02 without markers' '%s/root/stages/02-static/README.md' && "
                         "test \"$(wc -l <'%s/root/stages/02-static/README.md')\" -eq 1", d, d), 0);
@@ -269,6 +280,289 @@ static void test_update_readmes_check(void **state) {
     assert_int_equal(sh("grep -q 'stale: README.md' '%s/err' && grep -q 'stages/01-base/README.md' '%s/err' && "
                         "grep -q 'summary.csv' '%s/err'", d, d, d), 0);
     assert_int_equal(sh("grep -q '02-static' '%s/err'", d), 1);
+}
+
+/* Adds fake stage executables named in NAMES (space-separated) to the test's bin folder. */
+static void add_fake_stages(const fixture *f, const char *names) {
+    assert_int_equal(sh("for s in %s; do cp tests/fixtures/fake-stage.sh '%s/bin/'$s; done", names, f->dir), 0);
+}
+
+/* The stages a campaign timed, sorted and space-separated, as one line in DIR/timed. */
+#define TIMED_STAGES(f) \
+    sh("awk -F, '$12 == \"total\" { print $3 }' " RUNS " | LC_ALL=C sort -u | paste -sd' ' - >'%s/timed'", (f)->dir, (f)->dir)
+
+static void test_stage_selection(void **state) {
+    REQUIRE_TOOLS();
+    fixture *f = *state;
+    add_fake_stages(f, "07-shared 07a-side 08-last");
+    /* A resource report beside the executables is not a stage, even when executable. */
+    assert_int_equal(sh("cp tests/fixtures/fake-stage.sh '%s/bin/07a-side.resources.txt'", f->dir), 0);
+    const struct {
+        const char *spec, *timed;
+    } cases[] = {
+        {"7a", "07a-side"},                                 /* a side stage alone */
+        {"7", "07-shared"},                                 /* a main stage without its side stages */
+        {"1,7-8", "01-base 07-shared 07a-side 08-last"},    /* a range takes main and side stages */
+        {"2,7a", "02-static 07a-side"},
+        {"", "01-base 02-static 07-shared 07a-side 08-last"}, /* default: every stage */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char args[128];
+        snprintf(args, sizeof args, "--runs 1 --no-verify%s%s", cases[i].spec[0] ? " --stages " : "", cases[i].spec);
+        assert_int_equal(sh("rm -rf '%s/results'", f->dir), 0);
+        RUN_OK(f, "", args);
+        assert_int_equal(TIMED_STAGES(f), 0);
+        if (sh("grep -qx '%s' '%s/timed'", cases[i].timed, f->dir) != 0) {
+            sh("sed 's/^/# timed: /' '%s/timed'", f->dir);
+            fail_msg("--stages '%s' should time exactly: %s", cases[i].spec, cases[i].timed);
+        }
+    }
+    /* Malformed items: exit status 2 and one line that names the item. */
+    const char *bad[] = {"7ab", "7-", "8-7", "7A", "a", "1,,2", "1,", "-3"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char args[64];
+        snprintf(args, sizeof args, "--stages '%s'", bad[i]);
+        assert_int_equal(RUN(f, "", args), 2);
+        assert_int_equal(sh_num("wc -l <'%s/err'", f->dir), 1);
+        assert_int_equal(sh("grep -q '^run.sh: error: --stages' '%s/err'", f->dir), 0);
+    }
+    assert_int_equal(RUN(f, "", "--help"), 0);
+    assert_int_equal(sh("grep -q '7a' '%s/out' && grep -q 'campaign.args' '%s/out'", f->dir, f->dir), 0);
+}
+
+static void test_campaign_args(void **state) {
+    REQUIRE_TOOLS();
+    fixture *f = *state;
+    /* 02-static's folder asks for three frames; 01-base has no campaign.args. */
+    assert_int_equal(sh("mkdir -p '%s/stages/02-static' '%s/stages/01-base' && "
+                        "printf -- '--frames\\n  3\\n' >'%s/stages/02-static/campaign.args'", f->dir, f->dir, f->dir), 0);
+    char env[128];
+    snprintf(env, sizeof env, "RUN_STAGES_DIR='%s/stages'", f->dir);
+    RUN_OK(f, env, "--runs 2");
+    /* The fake stage prints frames and steady_frame only when it was given --frames. */
+    assert_int_equal(sh_num("awk -F, '$3 == \"02-static\" && $12 == \"frames\" && $13 == 3' " RUNS " | wc -l", f->dir), 2);
+    assert_int_equal(sh_num("awk -F, '$3 == \"02-static\" && $12 == \"steady_frame\"' " RUNS " | wc -l", f->dir), 2);
+    assert_int_equal(sh_num("awk -F, '$3 == \"01-base\" && ($12 == \"frames\" || $12 == \"steady_frame\")' " RUNS
+                            " | wc -l", f->dir), 0);
+    assert_runs_exact_metrics_ok(f);
+}
+
+/* A repository-like root in DIR/root for update_readmes.py: the study's numbers and README files
+ * with result markers for each stage named in STAGES (space-separated). */
+static void make_readme_root(const fixture *f, const char *stages) {
+    const char *d = f->dir;
+    assert_int_equal(sh("mkdir -p '%s/root/results/reported' && cp results/reported/*.csv '%s/root/results/reported/' && "
+                        "printf '# Course\\n<!-- results:begin -->\\n<!-- results:end -->\\n' >'%s/root/README.md' && "
+                        "for s in %s; do mkdir -p '%s/root/stages/'$s && "
+                        "printf '# '$s'\\n<!-- results:begin -->\\n<!-- results:end -->\\n' >'%s/root/stages/'$s/README.md; done",
+                        d, d, d, stages, d, d), 0);
+}
+
+/* Line number of the first line of FILE (under DIR) that is exactly LINE, or -1. */
+#define LINE_OF(f, file, line) \
+    sh_num("grep -nxF -m1 -- '%s' '%s/%s' | cut -d: -f1", line, (f)->dir, file)
+
+static void test_side_stage_tables(void **state) {
+    REQUIRE_TOOLS();
+    fixture *f = *state;
+    const char *d = f->dir;
+    add_fake_stages(f, "07-shared 07a-side 07b-other");
+    make_readme_root(f, "02-static 07-shared 07a-side 07b-other");
+    /* 07a-side branches from 07-shared (its number); 07b-other names 07a-side in branches-from and
+     * reports two extra µs metrics: host_touch (a part of a phase) and steady_frame (--frames). */
+    assert_int_equal(sh("echo 07a-side >'%s/root/stages/07b-other/branches-from' && "
+                        "echo '--frames 4' >'%s/root/stages/07b-other/campaign.args'", d, d), 0);
+    char env[PATH_MAX];
+    snprintf(env, sizeof env, "RUN_STAGES_DIR='%s/root/stages' FAKE_KERNEL_SERIES=100 FAKE_SCALE='07a-side:2 07b-other:1' "
+             "FAKE_PARTS=07b-other", d);
+    char args[PATH_MAX];
+    snprintf(args, sizeof args, "--runs 2 --no-verify --out '%s/root/results'", d);
+    RUN_OK(f, env, args); /* RUN's --out comes first; this one wins */
+    assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root'", d), 0);
+    assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' --check", d), 0);
+    const char *md = "root/results/fake-gpu/summary.md";
+    /* Totals: 2210 x scale + kernel 100: 01 2310, 02 4520, 07 15570, 07a 4520, 07b 2310. */
+    assert_true(LINE_OF(f, md, "| 07-shared | 7000 | 700 | 3500 | 100 | 2800 | 70 | 1400 | 15570 |") > 0);
+    /* The side stages have their own table, after the main chain's, with their parent. */
+    long side_row = LINE_OF(f, md, "| 07a-side | 07-shared | 2000 | 200 | 1000 | 100 | 800 | 20 | 400 | 4520 |");
+    assert_true(side_row > LINE_OF(f, md, "| 07-shared | 7000 | 700 | 3500 | 100 | 2800 | 70 | 1400 | 15570 |"));
+    assert_int_equal(sh("grep -q '^| 07a-side | 2000 |' '%s/%s'", d, md), 1); /* not in the main table */
+    /* Main chain: vs 01 = 2310 / 15570, vs previous main stage (02, not 07a) = 4520 / 15570. */
+    assert_true(LINE_OF(f, md, "| 07-shared | 15570 | 15570 | 0.15x | 0.29x | 100 | 100 | 1.00x | 1.00x |") > 0);
+    /* Side stages against their parents: 15570 / 4520 and (branches-from) 4520 / 2310. */
+    assert_true(LINE_OF(f, md, "| 07a-side | 07-shared | 4520 | 4520 | 3.44x | 100 | 100 | 1.00x |") > 0);
+    assert_true(LINE_OF(f, md, "| 07b-other | 07a-side | 2310 | 2310 | 1.96x | 100 | 100 | 1.00x |") > 0);
+    /* The top README has the side-stage tables too. */
+    assert_true(LINE_OF(f, "root/README.md", "| 07b-other | 07a-side | 2310 | 2310 | 1.96x | 100 | 100 | 1.00x |") > 0);
+    assert_true(LINE_OF(f, "root/README.md", "| 07a-side | 07-shared | 2000 | 200 | 1000 | 100 | 800 | 20 | 400 | 4520 |") > 0);
+    /* A side stage's README compares it with its parent and lists its extra µs metrics after the
+     * phases, in the order the stage printed them. */
+    const char *other = "root/stages/07b-other/README.md";
+    assert_int_equal(sh("grep -q '^| phase | 07a-side mean | mean |' '%s/%s'", d, other), 0);
+    assert_true(LINE_OF(f, other, "| Host mem. alloc. | 2000 | 1000 | -50.0% | 1000 | 0 | 1000 | 1000 | 2 |") > 0);
+    long total_row = LINE_OF(f, other, "| Total time | 4520 | 2310 | -48.9% | 2310 | 0 | 2310 | 2310 | 2 |");
+    long touch_row = LINE_OF(f, other, "| host_touch | – | 500 | – | 500 | 0 | 500 | 500 | 2 |");
+    long steady_row = LINE_OF(f, other, "| steady_frame | – | 50 | – | 50 | 0 | 50 | 50 | 2 |");
+    assert_true(total_row > 0 && touch_row == total_row + 1 && steady_row == touch_row + 1);
+    /* A main stage's README compares with the previous main stage, not the side stage before it. */
+    assert_int_equal(sh("grep -q '^| phase | 02-static mean | mean |' '%s/root/stages/07-shared/README.md'", d), 0);
+    /* The study's numbers: main stages 01..07 only. */
+    assert_int_equal(sh("grep -q 'What the study measured' '%s/root/stages/07-shared/README.md'", d), 0);
+    assert_int_equal(sh("grep -q 'What the study measured' '%s/root/stages/07a-side/README.md'", d), 1);
+    assert_int_equal(sh("grep -q 'What the study measured' '%s/%s'", d, other), 1);
+    const char *results_md = "root/results/README.md";
+    assert_true(LINE_OF(f, results_md, "| 07a-side | 4520 | – | – |") > 0);
+    assert_true(LINE_OF(f, results_md, "| 07b-other | 2310 | – | – |") > 0);
+    assert_int_equal(sh("grep -q '^| 07-shared | 15570 | [0-9]* | [0-9]* |$' '%s/%s'", d, results_md), 0);
+}
+
+/* A stand-in for Nsight Compute's ncu: runs the program, then prints ncu's CSV layout (quoted
+ * fields, ==PROF== lines, two launches, a value with a thousands separator). Achieved occupancy
+ * is 10 x (length of the option's value) + 0.5 and + 1.5 for the two launches. */
+static void write_fake_ncu(const fixture *f) {
+    FILE *out = NULL;
+    char path[128];
+    snprintf(path, sizeof path, "%s/fake-ncu", f->dir);
+    out = fopen(path, "w");
+    assert_non_null(out);
+    fputs("#!/usr/bin/env bash\n"
+          "while [[ $# -gt 0 && \"$1\" != --csv ]]; do shift; done; shift\n"
+          "\"$@\"\n"
+          "value=\"${@: -1}\"\n"
+          "echo '==PROF== Connected to process 1'\n"
+          "echo '\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\",\"Stream\",\"Section Name\","
+          "\"Metric Name\",\"Metric Unit\",\"Metric Value\"'\n"
+          "for id in 0 1; do\n"
+          "  echo \"\\\"$id\\\",\\\"1\\\",\\\"stage\\\",\\\"host\\\",\\\"render(a, b)\\\",\\\"1\\\",\\\"7\\\",\\\"Command line profiler "
+          "metrics\\\",\\\"launch__registers_per_thread\\\",\\\"register/thread\\\",\\\"1,024\\\"\"\n"
+          "  echo \"\\\"$id\\\",\\\"1\\\",\\\"stage\\\",\\\"host\\\",\\\"render(a, b)\\\",\\\"1\\\",\\\"7\\\",\\\"Command line profiler "
+          "metrics\\\",\\\"sm__warps_active.avg.pct_of_peak_sustained_active\\\",\\\"%\\\",\\\"${#value}$id.5\\\"\"\n"
+          "done\n"
+          "echo '==PROF== Disconnected from process 1'\n",
+          out);
+    fclose(out);
+    assert_int_equal(sh("chmod +x '%s'", path), 0);
+}
+
+#define SWEEP(f, env, args) \
+    sh("%s tools/sweep.sh --bin-dir '%s/bin' --out '%s/root/results' %s >'%s/out' 2>'%s/err'", \
+       env, (f)->dir, (f)->dir, args, (f)->dir, (f)->dir)
+
+static void test_sweep(void **state) {
+    REQUIRE_TOOLS();
+    fixture *f = *state;
+    const char *d = f->dir;
+    write_fake_ncu(f);
+    make_readme_root(f, "02-static");
+    assert_int_equal(sh("printf '# 02\\n<!-- sweep:block:begin -->\\n<!-- sweep:block:end -->\\ntail\\n' "
+                        ">>'%s/root/stages/02-static/README.md'", d), 0);
+    char env[PATH_MAX];
+    snprintf(env, sizeof env, "FAKE_KERNEL_SERIES='100 200 600' RUN_NCU='%s/fake-ncu'", d);
+    if (SWEEP(f, env, "--stage 02-static --option --block --values 8x8,32x8 --runs 3 --ncu") != 0)
+        sh("sed 's/^/# sweep: /' '%s/err'", d);
+    const char *csv = "root/results/fake-gpu/sweeps/02-static--block.csv";
+    assert_int_equal(sh("head -n1 '%s/%s' | grep -qx "
+                        "'order,run,stage,host,gpu,gpu_uuid,width,height,spheres,block,host_memory,metric,value,unit,status,variant'",
+                        d, csv), 0);
+    /* Interleaved: orders 1, 2, 3 are 8x8, 32x8, 8x8; every run ok, each value 3 times. */
+    assert_int_equal(sh("awk -F, '$12 == \"total\" && $1 <= 3 { print $16 }' '%s/%s' | paste -sd' ' - | grep -qx '8x8 32x8 8x8'",
+                        d, csv), 0);
+    assert_int_equal(sh_num("awk -F, '$12 == \"total\" && $15 == \"ok\" && $10 == $16' '%s/%s' | wc -l", d, csv), 6);
+    /* ncu: the mean of the two launches, per value. */
+    assert_int_equal(sh("grep -qx '0,0,02-static,.*,achieved_occupancy,31.00,percent,ok,8x8' '%s/%s' && "
+                        "grep -qx '0,0,02-static,.*,achieved_occupancy,41.00,percent,ok,32x8' '%s/%s'", d, csv, d, csv), 0);
+    assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root'", d), 0);
+    assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' --check", d), 0);
+    /* kernel_events = kernel + W + 0.5: 8x8 gives 108.5 208.5 608.5 (std of 100 200 600 = sqrt(70000));
+     * total median = 2 x 2210 + 208; registers 130 - 20, theoretical occupancy 40 + 20. */
+    const char *readme = "root/stages/02-static/README.md";
+    long row_8x8 = LINE_OF(f, readme, "| 8x8 | 110 | 60% | 31.0% | 208.5 | 308.5 | 264.6 | 108.5 | 608.5 | 4628 | 3 |");
+    long row_32x8 = LINE_OF(f, readme, "| 32x8 | 110 | 60% | 41.0% | 232.5 | 332.5 | 264.6 | 132.5 | 632.5 | 4652 | 3 |");
+    assert_true(row_8x8 > 0 && row_32x8 == row_8x8 + 1);
+    assert_int_equal(sh("grep -qx tail '%s/%s'", d, readme), 0);
+    /* New data makes the block stale. */
+    assert_int_equal(sh("sed -i 's/,achieved_occupancy,31.00,/,achieved_occupancy,35.00,/' '%s/%s'", d, csv), 0);
+    assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' --check 2>'%s/err'", d, d), 1);
+    assert_int_equal(sh("grep -q 'stages/02-static/README.md' '%s/err'", d), 0);
+    /* Without ncu the sweep says so, goes on, and the table shows achieved occupancy as unknown. */
+    if (sh("command -v ncu >/dev/null") != 0) {
+        assert_int_equal(SWEEP(f, "RUN_NCU=", "--stage 02-static --option --block --values 8x8 --runs 1 --ncu"), 0);
+        assert_int_equal(sh("grep -q 'ncu not found' '%s/err'", d), 0);
+        assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root'", d), 0);
+        assert_int_equal(sh("grep -q '^| 8x8 | 110 | 60%% | – |' '%s/%s'", d, readme), 0);
+    }
+}
+
+static void test_sweep_bad_arguments(void **state) {
+    REQUIRE_TOOLS();
+    fixture *f = *state;
+    const char *bad[] = {
+        "--option --block --values 8x8",                           /* no --stage */
+        "--stage 02-static --values 8x8",                          /* no --option */
+        "--stage 02-static --option --block",                      /* no --values */
+        "--stage 02-static --option block --values 8x8",           /* not an option */
+        "--stage 02-static --option --block --values '8x8,,16x16'", /* empty value */
+        "--stage 02-static --option --block --values 8x8,8x8",     /* a value twice */
+        "--stage 02-static --option --block --values 8x8 --runs 0",
+        "--stage 02-static --option --block --values 8x8 --gpu 5", /* the fake machine has GPU 0 only */
+        "--stage 02-static --option --block --values 8x8 --scene no-such.scene",
+        "--stage 09-missing --option --block --values 8x8",        /* not built */
+        "--stage 02-static --option --block --values 8x8 --bogus",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        int status = SWEEP(f, "", bad[i]);
+        if (status != 2 || sh_num("wc -l <'%s/err'", f->dir) != 1 || sh("grep -q '^sweep: error: ' '%s/err'", f->dir) != 0) {
+            sh("sed 's/^/# sweep: /' '%s/err'", f->dir);
+            fail_msg("tools/sweep.sh %s: want exit status 2 and one error line, got %d", bad[i], status);
+        }
+    }
+    assert_int_equal(SWEEP(f, "", "--help"), 0);
+    assert_int_equal(sh("grep -q '^usage: tools/sweep.sh' '%s/out'", f->dir), 0);
+}
+
+static void test_plots_every_stage(void **state) {
+    REQUIRE_TOOLS();
+    fixture *f = *state;
+    if (sh("python3 -c 'import matplotlib' 2>/dev/null") != 0) {
+        print_message("skipped: matplotlib is not installed\n");
+        skip();
+    }
+    const char *dir = "results/fake-gpu";
+    /* One stage only. */
+    RUN_OK(f, "", "--runs 2 --no-verify --stages 1");
+    assert_int_equal(sh("grep -q 'plots failed' '%s/err'", f->dir), 1);
+    assert_int_equal(sh("file '%s/%s/phases.png' | grep -q 'PNG image' && file '%s/%s/kernel.png' | grep -q 'PNG image'",
+                        f->dir, dir, f->dir, dir), 0);
+    /* Main and side stages, one of them without kernel metrics, one without a total. */
+    add_fake_stages(f, "07a-side 03-more");
+    assert_int_equal(sh("rm -rf '%s/results'", f->dir), 0);
+    RUN_OK(f, "", "--runs 2 --no-verify");
+    assert_int_equal(sh("cd '%s/%s' && rm -f *.png && awk -F, '!($3 == \"02-static\" && $12 ~ /^kernel/) && "
+                        "!($3 == \"03-more\" && $12 == \"total\")' runs.csv >runs.new && mv runs.new runs.csv",
+                        f->dir, dir), 0);
+    assert_int_equal(sh("python3 tools/plot.py '%s/%s' 2>'%s/err'", f->dir, dir, f->dir), 0);
+    assert_int_equal(sh("test ! -s '%s/err'", f->dir), 0);
+    assert_int_equal(sh("file '%s/%s/phases.png' | grep -q 'PNG image' && file '%s/%s/kernel.png' | grep -q 'PNG image'",
+                        f->dir, dir, f->dir, dir), 0);
+}
+
+static void test_image_and_sanitizer_tools_include_side_stages(void **state) {
+    REQUIRE_TOOLS();
+    fixture *f = *state;
+    const char *d = f->dir;
+    add_fake_stages(f, "07a-side");
+    assert_int_equal(sh("echo 'registers 40' >'%s/bin/07a-side.resources.txt'", d), 0);
+    assert_int_equal(sh("tools/compare-stages.sh scenes/quick.scene '%s/bin' >'%s/out' 2>'%s/err'", d, d, d), 0);
+    assert_int_equal(sh("awk '{ print $1 }' '%s/out' | paste -sd' ' - | grep -qx 'stage 01-base 02-static 07a-side'", d), 0);
+    /* compute-sanitizer and nvidia-smi stand-ins: every run is clean. */
+    assert_int_equal(sh("printf '#!/bin/sh\\necho \"========= ERROR SUMMARY: 0 errors\"\\n' >'%s/fake-sanitizer' && "
+                        "chmod +x '%s/fake-sanitizer'", d, d), 0);
+    assert_int_equal(sh("BUILD='%s/bin' RESULTS='%s/results' COMPUTE_SANITIZER='%s/fake-sanitizer' "
+                        "NVIDIA_SMI='%s/tests/fixtures/fake-nvidia-smi.sh' SANITIZE_TOOLS=memcheck "
+                        "SANITIZE_SCENES=scenes/quick.scene tools/sanitize.sh >'%s/out' 2>&1",
+                        d, d, d, repo, d), 0);
+    assert_int_equal(sh("grep -q '^=== 07a-side, memcheck, scenes/quick.scene: clean' '%s'/results/*/sanitizer.txt", d), 0);
+    assert_int_equal(sh("grep -q 'all 3 runs clean' '%s/out'", d), 0);
 }
 
 int main(void) {
@@ -290,6 +584,13 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_failed_hung_garbage_runs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_verification_failure_not_timed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_update_readmes_check, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stage_selection, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_campaign_args, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_side_stage_tables, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sweep, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sweep_bad_arguments, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_plots_every_stage, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_image_and_sanitizer_tools_include_side_stages, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Renders one scene with the CPU reference and with every stage, and prints for each stage how
-# many pixels differ from the CPU reference and from stage 01 (the goal is 0 and 0).
+# many pixels differ from the CPU reference and from stage 01 (the goal is 0 and 0). Side stages
+# (build/NNx-name) are compared too.
 # usage: tools/compare-stages.sh [SCENE] [BUILD_DIR]    (default scenes/benchmark.scene, build)
 set -euo pipefail
 scene=${1:-scenes/benchmark.scene}
@@ -12,8 +13,9 @@ trap 'rm -rf "$work"' EXIT
 first=''
 status=0
 printf '%-28s %-70s %s\n' stage "against the CPU reference" "against the first stage"
-for stage in "$build"/[0-9][0-9]-*; do
-    [[ -x "$stage" && "$stage" != *.txt ]] || continue
+# Main stages (NN-name) and side stages (NNx-name), in byte order so 07- comes before 07a-.
+while IFS= read -r stage; do
+    [[ -f "$stage" && -x "$stage" && "$stage" != *.txt ]] || continue
     name=${stage##*/}
     "$stage" --scene "$scene" --output "$work/$name.ppm" >/dev/null
     [[ -n "$first" ]] || first="$work/$name.ppm"
@@ -21,5 +23,5 @@ for stage in "$build"/[0-9][0-9]-*; do
     to_first=$("$build/compare-images" "$first" "$work/$name.ppm") || status=1
     printf '%-28s %-70s %s\n' "$name" "$to_reference" "${to_first%%,*}"
     [[ "$work/$name.ppm" == "$first" ]] || rm -f "$work/$name.ppm"
-done
+done < <(shopt -s nullglob; printf '%s\n' "$build"/[0-9][0-9]-* "$build"/[0-9][0-9][a-z]-* | LC_ALL=C sort)
 exit "$status"

@@ -1,14 +1,122 @@
 #!/usr/bin/env python3
-"""Plots of a campaign folder: phases.png (the study's Figure 3: stacked mean phase times per
-stage, whiskers at the min and max of the total) and kernel.png (mean kernel time per stage,
-log scale, min-max whiskers). Needs matplotlib; without it prints that the plots were skipped.
+"""Plots of a campaign folder, every stage (the main chain, then the side stages after a gap,
+hatched and labelled):
+  phases.png  top: the study's Figure 3, mean phase times stacked per stage (linear, ms);
+              bottom: total and kernel per stage on a log axis (median, min-max whiskers), so
+              stages whose totals differ 1000x stay readable.
+  kernel.png  kernel time per stage (CPU timer and CUDA events; median, min-max whiskers, log).
+Needs matplotlib; without it prints that the plots were skipped.
 Usage: python3 tools/plot.py RESULTS/GPU-SLUG
 """
+import math
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import summarize as sm  # noqa: E402
+
+SIDE_HATCH = "//"
+GAP = 1.0  # empty x slots between the main chain and the side stages
+
+
+def positions(summary):
+    """(stages, x positions, index of the first side stage or None): main chain, a gap, sides."""
+    main, side = sm.main_stages(summary), sm.side_stages(summary)
+    xs = list(range(len(main)))
+    start = len(main) + GAP if main else 0
+    xs += [start + i for i in range(len(side))]
+    return main + side, xs, (len(main) if side else None)
+
+
+def stat(summary, stage, metric, key):
+    entry = summary.get(stage, {}).get(metric)
+    return entry[1][key] if entry else math.nan
+
+
+def whiskers(summary, stages, metric, unit_scale=1.0):
+    """Medians and [below, above] distances to min and max; NaN where a stage lacks the metric."""
+    med = [stat(summary, s, metric, "median") / unit_scale for s in stages]
+    lo = [m - stat(summary, s, metric, "min") / unit_scale for s, m in zip(stages, med)]
+    hi = [stat(summary, s, metric, "max") / unit_scale - m for s, m in zip(stages, med)]
+    return med, [lo, hi]
+
+
+def mark_side_stages(ax, xs, first_side, log=False):
+    """A dashed line in the gap and a label over the side stages."""
+    if first_side is None:
+        return
+    if first_side > 0:
+        ax.axvline(xs[first_side] - (GAP + 1) / 2, color="grey", linestyle="--", linewidth=1)
+    ax.text((xs[first_side] + xs[-1]) / 2, 0.97, "side stages", transform=ax.get_xaxis_transform(),
+            ha="center", va="top", fontsize="small", color="dimgrey")
+    if first_side > 0:
+        ax.text((xs[0] + xs[first_side - 1]) / 2, 0.97, "main chain", transform=ax.get_xaxis_transform(),
+                ha="center", va="top", fontsize="small", color="dimgrey")
+
+
+def errorbar_where_known(ax, xs, med, yerr, **kwargs):
+    """errorbar over the stages that have the metric (a NaN point would break a log axis)."""
+    keep = [i for i, m in enumerate(med) if math.isfinite(m) and m > 0]
+    if not keep:
+        return
+    ax.errorbar([xs[i] for i in keep], [med[i] for i in keep],
+                yerr=[[max(yerr[0][i], 0) for i in keep], [max(yerr[1][i], 0) for i in keep]], **kwargs)
+
+
+def plot_phases(plt, summary, gpu, path):
+    stages, xs, first_side = positions(summary)
+    hatches = [SIDE_HATCH if sm.is_side_stage(s) else "" for s in stages]
+    width = max(8.0, 0.75 * len(xs) + 3)
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(width, 9), sharex=True,
+                                      gridspec_kw={"height_ratios": [3, 2]})
+    stacked = [0.0] * len(stages)
+    for metric, label in sm.PHASES[:-1]:
+        vals = [(sm.mean(summary, s, metric) or 0) / 1000 for s in stages]
+        bars = top.bar(xs, vals, bottom=stacked, label=label, edgecolor="white", linewidth=0.5)
+        for bar, hatch in zip(bars, hatches):
+            bar.set_hatch(hatch)
+        stacked = [b + v for b, v in zip(stacked, vals)]
+    top.set_ylabel("mean time [ms]")
+    top.set_title(f"Time per phase and stage, {gpu}")
+    # Outside the axes: with a few tall stages anywhere, a legend inside would cover bars.
+    top.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))
+    mark_side_stages(top, xs, first_side)
+
+    med, err = whiskers(summary, stages, "total", 1000)
+    errorbar_where_known(bottom, xs, med, err, fmt="o", capsize=4, label="total")
+    med, err = whiskers(summary, stages, "kernel", 1000)
+    errorbar_where_known(bottom, xs, med, err, fmt="s", capsize=4, label="kernel")
+    bottom.set_yscale("log")
+    bottom.set_ylabel("median [ms], min–max (log)")
+    bottom.grid(True, which="both", axis="y", alpha=0.3)
+    bottom.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1))
+    mark_side_stages(bottom, xs, first_side, log=True)
+    bottom.set_xticks(xs, stages, rotation=30, ha="right")
+    n = max((summary[s]["total"][1]["n"] for s in stages if "total" in summary[s]), default=0)
+    hatched = "side stages hatched; " if first_side is not None else ""
+    bottom.set_xlabel(f"stage ({hatched}{n} runs per stage)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def plot_kernel(plt, summary, gpu, path):
+    stages, xs, first_side = positions(summary)
+    fig, ax = plt.subplots(figsize=(max(8.0, 0.6 * len(xs) + 3), 5))
+    med, err = whiskers(summary, stages, "kernel")
+    errorbar_where_known(ax, xs, med, err, fmt="o", capsize=4, label="kernel phase (CPU timer)")
+    med, err = whiskers(summary, stages, "kernel_events")
+    errorbar_where_known(ax, [x + 0.2 for x in xs], med, err, fmt="s", capsize=4, label="CUDA events")
+    ax.set_yscale("log")
+    ax.grid(True, which="both", axis="y", alpha=0.3)
+    mark_side_stages(ax, xs, first_side, log=True)
+    ax.set_xticks(xs, stages, rotation=30, ha="right")
+    ax.set_ylabel("kernel time [µs] (median, min–max, log)")
+    ax.set_title(f"Kernel time per stage, {gpu}")
+    ax.legend(fontsize="small", loc="lower left")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
 
 
 def main(argv):
@@ -25,41 +133,13 @@ def main(argv):
         return 0
     rows = sm.load_runs(os.path.join(folder, "runs.csv"))
     summary = sm.summarize(rows)
-    stages = [s for s in sorted(summary) if "total" in summary[s]]
-    if not stages:
+    summary = {s: m for s, m in summary.items() if "total" in m or "kernel" in m}
+    if not summary:
         print("plot.py: no successful runs, plots skipped", file=sys.stderr)
         return 0
     gpu = sm.gpu_of(rows)
-    x = range(len(stages))
-    fig, ax = plt.subplots(figsize=(10, 6))
-    bottom = [0.0] * len(stages)
-    for metric, label in sm.PHASES[:-1]:
-        vals = [(sm.mean(summary, s, metric) or 0) / 1000 for s in stages]
-        ax.bar(x, vals, bottom=bottom, label=label)
-        bottom = [b + v for b, v in zip(bottom, vals)]
-    tot = [summary[s]["total"][1] for s in stages]
-    ax.errorbar(x, [t["mean"] / 1000 for t in tot],
-                yerr=[[(t["mean"] - t["min"]) / 1000 for t in tot], [(t["max"] - t["mean"]) / 1000 for t in tot]],
-                fmt="none", ecolor="black", capsize=4, label="total: min–max")
-    ax.set_xticks(list(x), stages, rotation=20)
-    ax.set_ylabel("time [ms]")
-    ax.set_title(f"Mean time per phase, {gpu} ({tot[0]['n']} runs)")
-    ax.legend(fontsize="small")
-    fig.tight_layout()
-    fig.savefig(os.path.join(folder, "phases.png"), dpi=120)
-    plt.close(fig)
-    fig, ax = plt.subplots(figsize=(8, 5))
-    ker = [summary[s]["kernel"][1] for s in stages]
-    ax.errorbar(x, [k["mean"] for k in ker],
-                yerr=[[k["mean"] - k["min"] for k in ker], [k["max"] - k["mean"] for k in ker]],
-                fmt="o", capsize=4)
-    ax.set_yscale("log")
-    ax.set_xticks(list(x), stages, rotation=20)
-    ax.set_ylabel("kernel time [µs] (mean, min–max)")
-    ax.set_title(f"Kernel time per stage, {gpu}")
-    fig.tight_layout()
-    fig.savefig(os.path.join(folder, "kernel.png"), dpi=120)
-    plt.close(fig)
+    plot_phases(plt, summary, gpu, os.path.join(folder, "phases.png"))
+    plot_kernel(plt, summary, gpu, os.path.join(folder, "kernel.png"))
     return 0
 
 

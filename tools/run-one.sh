@@ -6,6 +6,11 @@
 # (exit status, timeout, output that is not the stage CSV) gets one row with status "failed".
 # Environment (set by run.sh): RUN_DIR RUN_BIN_DIR RUN_SCENE RUN_TIMEOUT RUN_GPU_LIST
 # RUN_GPU_INFO RUN_HOST RUN_TOTAL RUN_START.
+# Optional: RUN_STAGES_DIR (default: the repository's stages/; a stage folder's campaign.args
+# words go on the stage's command line), RUN_STAGE_ARGS (more words after those: tools/sweep.sh's
+# option and value), RUN_CSV (the file the rows go to; default $RUN_DIR/runs.csv), RUN_VARIANT
+# (when set, appended to every row as one more column: the sweep's value), RUN_LOG_PREFIX
+# (the progress line's first word; default run.sh).
 set -euo pipefail
 
 slot="$1" order="$2" run="$3" stage="$4"
@@ -23,10 +28,25 @@ interrupted() {
 trap cleanup EXIT
 trap interrupted INT TERM
 
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+rows_csv="${RUN_CSV:-$RUN_DIR/runs.csv}"
+# A stage that must be timed differently from the others (e.g. the last stage renders several
+# frames and reports its steady-state frame) says so in stages/<stage>/campaign.args, so every
+# campaign, on every host, runs it the same way.
+stage_args=()
+campaign_args="${RUN_STAGES_DIR:-$repo/stages}/$stage/campaign.args"
+if [[ -f "$campaign_args" ]]; then
+    read -r -d '' -a stage_args <"$campaign_args" || true
+fi
+if [[ -n "${RUN_STAGE_ARGS:-}" ]]; then
+    read -r -a more_args <<<"$RUN_STAGE_ARGS"
+    stage_args+=(${more_args[@]+"${more_args[@]}"})
+fi
+
 start_ns="$(date +%s%N)"
 status=0
 CUDA_VISIBLE_DEVICES="$gpu_index" RUN_NUMBER="$run" RUN_ORDER="$order" \
-    timeout -k 5 "$RUN_TIMEOUT" "$RUN_BIN_DIR/$stage" --scene "$RUN_SCENE" --csv \
+    timeout -k 5 "$RUN_TIMEOUT" "$RUN_BIN_DIR/$stage" --scene "$RUN_SCENE" --csv ${stage_args[@]+"${stage_args[@]}"} \
     >"$tmp/out" 2>"$tmp/err" </dev/null &
 child=$!
 wait "$child" || status=$?
@@ -58,21 +78,25 @@ else
     printf '%s,%s,%s,%s,%s,,,,,,failure,%s,,failed\n' "$order" "$run" "$stage" "$RUN_HOST" \
         "${gpu_line:-,}" "$reason${detail:+: $detail}" >"$tmp/rows"
     mkdir -p "$RUN_DIR/logs"
-    { echo "# $stage run $run (order $order): $reason"; cat "$tmp/err"; echo '# stdout:'; cat "$tmp/out"; } \
-        >"$RUN_DIR/logs/$stage-run$run.log"
+    { echo "# $stage ${stage_args[*]+${stage_args[*]}} run $run (order $order): $reason"; cat "$tmp/err"
+      echo '# stdout:'; cat "$tmp/out"; } >"$RUN_DIR/logs/$stage${RUN_VARIANT:+-$RUN_VARIANT}-run$run.log"
+fi
+if [[ -n "${RUN_VARIANT+set}" ]]; then
+    awk -v variant="$RUN_VARIANT" '{ print $0 "," variant }' "$tmp/rows" >"$tmp/rows.variant"
+    mv "$tmp/rows.variant" "$tmp/rows"
 fi
 
 # One write of the whole run under the lock; the progress counter is updated under it too.
 trap '' INT TERM
 exec 9>>"$RUN_DIR/.lock"
 flock 9
-cat "$tmp/rows" >>"$RUN_DIR/runs.csv"
+cat "$tmp/rows" >>"$rows_csv"
 done_count="$(( $(cat "$RUN_DIR/.progress" 2>/dev/null || echo 0) + 1 ))"
 echo "$done_count" >"$RUN_DIR/.progress"
 flock -u 9
 elapsed="$(( $(date +%s) - RUN_START ))"
 eta="$(( elapsed * (RUN_TOTAL - done_count) / done_count ))"
-printf 'run.sh: %d/%d runs done, ETA %02d:%02d:%02d - %s run %s on GPU %s: %s (%ss)\n' \
-    "$done_count" "$RUN_TOTAL" "$((eta / 3600))" "$((eta / 60 % 60))" "$((eta % 60))" \
-    "$stage" "$run" "$gpu_index" "${reason:-ok}" "$seconds" >&2
+printf '%s: %d/%d runs done, ETA %02d:%02d:%02d - %s%s run %s on GPU %s: %s (%ss)\n' \
+    "${RUN_LOG_PREFIX:-run.sh}" "$done_count" "$RUN_TOTAL" "$((eta / 3600))" "$((eta / 60 % 60))" \
+    "$((eta % 60))" "$stage" "${RUN_VARIANT:+ $RUN_VARIANT}" "$run" "$gpu_index" "${reason:-ok}" "$seconds" >&2
 [[ -z "$reason" ]]

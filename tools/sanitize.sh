@@ -13,7 +13,7 @@
 #   BUILD                 folder of the stage executables (default build; use a plain build, not
 #                         build-sanitize: AddressSanitizer and compute-sanitizer do not mix)
 #   RESULTS               results folder (default results)
-#   SANITIZE_STAGES       stage names to run (default: every build/NN-* executable)
+#   SANITIZE_STAGES       stage names to run (default: every build/NN-* and build/NNx-* executable)
 #   SANITIZE_TOOLS        default "memcheck racecheck initcheck synccheck"
 #   SANITIZE_SCENES       default "scenes/quick.scene scenes/odd-size.scene"
 #   SANITIZE_TIMEOUT      seconds per run (default 900)
@@ -73,9 +73,10 @@ if [[ -n "${SANITIZE_STAGES:-}" ]]; then
     read -r -a stages <<<"$SANITIZE_STAGES"
 else
     stages=()
-    for path in "$build"/[0-9][0-9]-*; do
+    # Main stages (NN-name) and side stages (NNx-name), in byte order so 07- comes before 07a-.
+    while IFS= read -r path; do
         [[ -f "$path" && -x "$path" && "$path" != *.* ]] && stages+=("$(basename "$path")")
-    done
+    done < <(shopt -s nullglob; printf '%s\n' "$build"/[0-9][0-9]-* "$build"/[0-9][0-9][a-z]-* | LC_ALL=C sort)
 fi
 [[ ${#stages[@]} -gt 0 ]] || die "no stage executables in $build/ (run make first)"
 for stage in "${stages[@]}"; do [[ -x "$build/$stage" ]] || die "$build/$stage: not built"; done

@@ -2,12 +2,19 @@
 """Statistics of a timing campaign: results/<gpu-slug>/runs.csv -> summary.csv and summary.md.
 
 Importable (python3 standard library only):  stats(values), load_runs(path), summarize(rows),
-summary_csv(summary), summary_md(summary, rows), write_summary(folder, check=False).
+summary_csv(summary), summary_md(summary, rows), write_summary(folder, check=False), and the
+stage model: stage_key, is_side_stage, main_stages, side_stages, ordered_stages, parent_of,
+previous_main, extra_us_metrics.
 Usage: python3 tools/summarize.py RESULTS/GPU-SLUG [--check]
+
+Stages: NN-name is main stage NN (the course's chain); NNx-name (a lowercase letter after the
+number) is a side stage that branches from main stage NN, or from the stage folder named in its
+one-line file stages/NNx-name/branches-from.
 """
 import csv
 import math
 import os
+import re
 import statistics
 import sys
 
@@ -23,6 +30,100 @@ PHASES = [
     ("total", "Total time"),
 ]
 STAT_KEYS = ("n", "mean", "median", "std", "min", "max")
+# Column titles for the tables with stages as rows (short, so nine columns stay readable).
+PHASE_COLUMNS = {
+    "host_allocation": "host alloc.",
+    "device_allocation": "device alloc.",
+    "host_to_device": "HtoD",
+    "kernel": "kernel",
+    "device_to_host": "DtoH",
+    "device_free": "device free",
+    "host_free": "host free",
+    "total": "total",
+}
+# Metrics in µs that every stage reports besides the phases; any other µs metric is an extra
+# (a part of a phase such as host_touch, or a stage's own such as steady_frame).
+CORE_US_METRICS = ("kernel_events", "context_creation", "image_write")
+# Where the stage folders are (for branches-from); update_readmes.py points it at its --root.
+STAGES_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "stages")
+
+_STAGE_NAME = re.compile(r"^(\d\d)([a-z]?)-")
+
+
+def stage_key(stage):
+    """(number, letter, name): sorts 07-x before 07a-y before 08-z; unknown names last."""
+    m = _STAGE_NAME.match(stage)
+    return (int(m.group(1)), m.group(2), stage) if m else (10 ** 6, "", stage)
+
+
+def stage_number(stage):
+    m = _STAGE_NAME.match(stage)
+    return int(m.group(1)) if m else None
+
+
+def is_side_stage(stage):
+    m = _STAGE_NAME.match(stage)
+    return bool(m and m.group(2))
+
+
+def main_stages(stages):
+    return sorted((s for s in stages if not is_side_stage(s)), key=stage_key)
+
+
+def side_stages(stages):
+    return sorted((s for s in stages if is_side_stage(s)), key=stage_key)
+
+
+def ordered_stages(stages):
+    """The main chain first, then the side stages: the order of every table and plot."""
+    return main_stages(stages) + side_stages(stages)
+
+
+def previous_main(stage, stages):
+    """The main stage before STAGE among STAGES (None for the first)."""
+    chain = main_stages(stages)
+    earlier = [s for s in chain if stage_key(s) < stage_key(stage)]
+    return earlier[-1] if earlier else None
+
+
+def parent_of(stage, stages, stages_dir=None):
+    """A side stage's parent: the stage named in stages/<stage>/branches-from, else main stage NN
+    (the measured one among STAGES, else the folder stages/NN-*). None for a main stage."""
+    if not is_side_stage(stage):
+        return None
+    stages_dir = stages_dir or STAGES_DIR
+    try:
+        with open(os.path.join(stages_dir, stage, "branches-from"), encoding="utf-8") as f:
+            named = f.read().strip()
+        if named:
+            return os.path.basename(named.rstrip("/"))
+    except OSError:
+        pass
+    prefix = f"{stage_number(stage):02d}-"
+    candidates = [s for s in stages if s.startswith(prefix)]
+    if not candidates and os.path.isdir(stages_dir):
+        candidates = sorted(d for d in os.listdir(stages_dir) if d.startswith(prefix))
+    return candidates[0] if candidates else None
+
+
+def baseline_of(stage, stages, stages_dir=None):
+    """What a stage is compared with: its parent (side stage) or the previous main stage."""
+    if is_side_stage(stage):
+        return parent_of(stage, stages, stages_dir)
+    return previous_main(stage, stages)
+
+
+def extra_us_metrics(summary, stage, rows=()):
+    """A stage's extra metrics in µs (phase parts, steady_frame), in the order the stage prints
+    them when ROWS (runs.csv) are given, else by name."""
+    phase_names = {m for m, _ in PHASES}
+    extras = [m for m, (unit, _) in summary.get(stage, {}).items()
+              if unit == "us" and m not in phase_names and m not in CORE_US_METRICS]
+    first_seen = {}
+    for i, row in enumerate(rows):
+        if row.get("stage") == stage:
+            first_seen.setdefault(row.get("metric"), i)
+    return sorted(extras, key=lambda m: (first_seen.get(m, len(first_seen)), m))
 
 
 def stats(values):
@@ -90,31 +191,71 @@ def table(header, rows):
     return "\n".join(out)
 
 
-def phases_table(summary):
-    """The study's Table 1 layout: phases as rows, stages as columns, mean µs."""
-    stages = sorted(summary)
+def median(summary, stage, metric):
+    entry = summary.get(stage, {}).get(metric)
+    return entry[1]["median"] if entry else None
+
+
+def us(x):
+    return "–" if x is None else f"{x:.0f}"
+
+
+def phases_table(summary, stages=None):
+    """Stages as rows, the seven phases and the total as columns (mean µs): readable with many
+    stages. STAGES: which rows, in order (default: the main chain)."""
+    stages = main_stages(summary) if stages is None else stages
+    rows = [[s] + [us(mean(summary, s, metric)) for metric, _ in PHASES] for s in stages]
+    return table(["stage"] + [PHASE_COLUMNS[m] for m, _ in PHASES], rows)
+
+
+def side_phases_table(summary, stages_dir=None):
+    """phases_table of the side stages, with the stage each branches from."""
     rows = []
-    for metric, label in PHASES:
-        cells = [mean(summary, s, metric) for s in stages]
-        rows.append([f"{label} [µs]"] + ["–" if c is None else f"{c:.0f}" for c in cells])
-    return table(["phase (mean)"] + stages, rows)
+    for s in side_stages(summary):
+        rows.append([s, parent_of(s, summary, stages_dir) or "–"]
+                    + [us(mean(summary, s, metric)) for metric, _ in PHASES])
+    return table(["side stage", "branches from"] + [PHASE_COLUMNS[m] for m, _ in PHASES], rows)
 
 
 def speedup_table(summary):
-    stages = sorted(summary)
+    """The main chain: mean and median of total and kernel; ratios of means against the first
+    main stage (normally 01) and the previous main stage."""
+    stages = main_stages(summary)
+    if not stages:
+        return table(["stage"], [])
+    first = stages[0]
+    first_label = f"vs {first[:2]}"
     rows = []
     for i, s in enumerate(stages):
         prev = stages[i - 1] if i else s
-        t, k = mean(summary, s, "total"), mean(summary, s, "kernel")
-        rows.append([s, num(round(t or 0)), ratio(mean(summary, stages[0], "total"), t),
-                     ratio(mean(summary, prev, "total"), t), num(round(k or 0)),
-                     ratio(mean(summary, stages[0], "kernel"), k), ratio(mean(summary, prev, "kernel"), k)])
-    return table(["stage", "total [µs]", "vs 01", "vs previous", "kernel [µs]", "vs 01", "vs previous"], rows)
+        row = [s]
+        for metric in ("total", "kernel"):
+            m = mean(summary, s, metric)
+            row += [us(m), us(median(summary, s, metric)), ratio(mean(summary, first, metric), m),
+                    ratio(mean(summary, prev, metric), m)]
+        rows.append(row)
+    return table(["stage", "total mean [µs]", "total median [µs]", first_label, "vs previous",
+                  "kernel mean [µs]", "kernel median [µs]", first_label, "vs previous"], rows)
+
+
+def side_speedup_table(summary, stages_dir=None):
+    """The side stages against the stage each branches from (ratios of means)."""
+    rows = []
+    for s in side_stages(summary):
+        parent = parent_of(s, summary, stages_dir)
+        row = [s, parent or "–"]
+        for metric in ("total", "kernel"):
+            m = mean(summary, s, metric)
+            row += [us(m), us(median(summary, s, metric)),
+                    ratio(mean(summary, parent, metric) if parent else None, m)]
+        rows.append(row)
+    return table(["side stage", "branches from", "total mean [µs]", "total median [µs]", "vs parent",
+                  "kernel mean [µs]", "kernel median [µs]", "vs parent"], rows)
 
 
 def resources_table(summary):
     rows = []
-    for s in sorted(summary):
+    for s in ordered_stages(summary):
         def cell(metric, fmt="{:.0f}"):
             m = mean(summary, s, metric)
             return "–" if m is None else fmt.format(m)
@@ -126,7 +267,7 @@ def resources_table(summary):
 
 def stats_table(summary):
     rows = []
-    for s in sorted(summary):
+    for s in ordered_stages(summary):
         for metric, (unit, st) in summary[s].items():
             rows.append([s, metric, unit] + [num(st[k], 1) for k in STAT_KEYS[1:]] + [str(st["n"])])
     return table(["stage", "metric", "unit", "mean", "median", "std", "min", "max", "n"], rows)
@@ -139,7 +280,7 @@ def gpu_of(rows):
     return rows[0]["gpu"] if rows else "unknown GPU"
 
 
-def summary_md(summary, rows):
+def summary_md(summary, rows, stages_dir=None):
     failed = [r for r in rows if r.get("status") == "failed"]
     hosts = sorted({r["host"] for r in rows})
     parts = [
@@ -149,14 +290,24 @@ def summary_md(summary, rows):
         f"Host(s): {', '.join(hosts) or '–'}. Runs ok: "
         f"{sum(1 for r in rows if r.get('status') == 'ok' and r['metric'] == 'total')}, failed: {len(failed)}.",
         "",
-        "## Phases (the study's Table 1 layout, mean of the runs, µs)",
+        "## Phases of the main chain (mean of the runs, µs)",
         "",
         phases_table(summary),
         "",
-        "## Speed-up (mean times; `vs 01`: stage 01 time / this stage's)",
+    ]
+    if side_stages(summary):
+        parts += ["## Phases of the side stages (mean of the runs, µs)", "",
+                  side_phases_table(summary, stages_dir), ""]
+    parts += [
+        "## Speed-up of the main chain (ratios of means; `vs 01`: stage 01 time / this stage's)",
         "",
         speedup_table(summary),
         "",
+    ]
+    if side_stages(summary):
+        parts += ["## Side stages against the stage they branch from (ratios of means)", "",
+                  side_speedup_table(summary, stages_dir), ""]
+    parts += [
         "## Kernel resources and throughput",
         "",
         resources_table(summary),
@@ -171,12 +322,13 @@ def summary_md(summary, rows):
     return "\n".join(parts)
 
 
-def write_summary(folder, check=False):
+def write_summary(folder, check=False, stages_dir=None):
     """Writes (or with check=True only compares) summary.csv and summary.md; returns stale files."""
     rows = load_runs(os.path.join(folder, "runs.csv"))
     summary = summarize(rows)
     stale = []
-    for name, text in (("summary.csv", summary_csv(summary)), ("summary.md", summary_md(summary, rows))):
+    for name, text in (("summary.csv", summary_csv(summary)),
+                       ("summary.md", summary_md(summary, rows, stages_dir))):
         path = os.path.join(folder, name)
         old = open(path, encoding="utf-8").read() if os.path.exists(path) else None
         if old != text:

@@ -1,12 +1,15 @@
 /*
  * Stage 01, the base: the ray tracer as a competent newcomer first writes it.
  *
- * Its own 3-vector type and functions, a per-thread array that keeps the distance to every
+ * Its own 3-vector type and functions, the radius squared with <math.h>'s pow() (as the study's
+ * base did: pow works in double precision), a per-thread array that keeps the distance to every
  * sphere before the closest is chosen, shadow loops that test every sphere, 16x16 threads per
  * block, and a float RGB frame buffer that is allocated and initialised pixel by pixel on the
  * host and uploaded before the kernel runs. The spheres, the light and the camera sit in global
  * memory. Every phase is timed (common/stage_main.c prints the report).
  */
+#include <math.h>
+
 #include "gpu.h"
 #include "stage.h"
 
@@ -104,7 +107,8 @@ __device__ bool has_intersection(Vec3f origin, Vec3f direction, Sphere sphere, f
     Vec3f oc = vec3f_sub(origin, sphere.center);
     float a = vec3f_dot(direction, direction);
     float b = 2.0f * vec3f_dot(direction, oc);
-    float c = vec3f_dot(oc, oc) - sphere.radius * sphere.radius;
+    float radius_squared = pow(sphere.radius, 2);
+    float c = vec3f_dot(oc, oc) - radius_squared;
     float discriminant = b * b - 4.0f * a * c;
     if (discriminant < 0.0f) {
         return false;
@@ -256,6 +260,7 @@ extern "C" const struct stage_info stage_info = {
     "its per-thread distance array",
     16, 16,
     0,
+    0, 0, /* no --rays-per-thread, no --frames */
 };
 
 extern "C" void stage_render(struct render_job *job)

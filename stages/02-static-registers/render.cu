@@ -1,6 +1,8 @@
 /*
  * Stage 02, static clean-up: the base, read again with the register count in mind.
  *
+ * The radius is squared by a multiplication, not by pow(): pow(float, int) promotes to double,
+ * and double precision is a long library routine on a GPU, run for every sphere of every ray.
  * The closest hit is kept in one float while looping (no per-thread distance array, so no stack
  * frame and no sphere limit of its own), the shadow loops stop at the first blocker, the
  * intersection computes its square root and 2a once and picks its root with one test, spheres
@@ -241,6 +243,7 @@ extern "C" const struct stage_info stage_info = {
     "the scene format's limit",
     16, 16,
     0,
+    0, 0, /* no --rays-per-thread, no --frames */
 };
 
 extern "C" void stage_render(struct render_job *job)

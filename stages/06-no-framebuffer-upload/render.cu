@@ -210,6 +210,7 @@ extern "C" const struct stage_info stage_info = {
     "the scene format's limit",
     32, 32,
     1,
+    0, 0, /* no --rays-per-thread, no --frames */
 };
 
 extern "C" void stage_render(struct render_job *job)
