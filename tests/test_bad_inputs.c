@@ -39,7 +39,7 @@ struct row {
 static struct row rows[MAX_ROWS];
 static int row_count;
 
-/* build/NN-* executables (sorted, as glob gives them) and build/cpu-reference. */
+/* build/NN-* and build/NNx-* executables (sorted, as glob gives them) and build/cpu-reference. */
 static char *stages[MAX_PROGRAMS];
 static int stage_count;
 static char cpu_reference[PATH_MAX];
@@ -102,7 +102,7 @@ static int load_table(void)
 static void find_programs(void)
 {
     char pattern[PATH_MAX];
-    snprintf(pattern, sizeof pattern, "%s/[0-9][0-9]-*", test_build_dir());
+    snprintf(pattern, sizeof pattern, "%s/[0-9][0-9]*-*", test_build_dir());
     glob_t found;
     if (glob(pattern, 0, NULL, &found) == 0) {
         for (size_t i = 0; i < found.gl_pathc && stage_count < MAX_PROGRAMS; ++i) {

@@ -253,6 +253,25 @@ static void test_verification_failure_not_timed(void **state) {
     assert_int_equal(sh_num("awk -F, '$12 == \"total\" && $3 == \"01-base\"' " RUNS " | wc -l", f->dir), 2);
 }
 
+/* A stage that changes the arithmetic on purpose states its bound in
+ * stages/S/max-differing-percent; verification then holds it to that, and a bound that is not a
+ * number stops the campaign before anything is timed. */
+static void test_verification_tolerance_of_a_stage(void **state) {
+    REQUIRE_TOOLS();
+    fixture *f = *state;
+    char env[512];
+    snprintf(env, sizeof env, "FAKE_BAD_IMAGE=02-static RUN_STAGES_DIR='%s/stages'", f->dir);
+    assert_int_equal(sh("mkdir -p '%s/stages/02-static' && echo 100 >'%s/stages/02-static/max-differing-percent'",
+                        f->dir, f->dir), 0);
+    assert_int_equal(RUN(f, env, "--runs 2"), 0);
+    assert_int_equal(sh("grep -q '^02-static: ok: differing pixels: 1 of 1' '%s/results/fake-gpu/verify.txt'", f->dir), 0);
+    assert_int_equal(sh_num("awk -F, '$12 == \"total\" && $3 == \"02-static\"' " RUNS " | wc -l", f->dir), 2);
+    assert_int_equal(sh("rm -rf '%s/results' && echo lots >'%s/stages/02-static/max-differing-percent'", f->dir, f->dir), 0);
+    assert_int_equal(RUN(f, env, "--runs 2"), 2);
+    assert_int_equal(sh("grep -q \"max-differing-percent: 'lots' is not a percentage\" '%s/err'", f->dir), 0);
+    assert_int_equal(sh_num("cat " RUNS " 2>/dev/null | awk -F, '$12 == \"total\"' | wc -l", f->dir), 0);
+}
+
 static void test_update_readmes_check(void **state) {
     REQUIRE_TOOLS();
     fixture *f = *state;
@@ -583,6 +602,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_resume_after_interrupt, setup, teardown),
         cmocka_unit_test_setup_teardown(test_failed_hung_garbage_runs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_verification_failure_not_timed, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_verification_tolerance_of_a_stage, setup, teardown),
         cmocka_unit_test_setup_teardown(test_update_readmes_check, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stage_selection, setup, teardown),
         cmocka_unit_test_setup_teardown(test_campaign_args, setup, teardown),
