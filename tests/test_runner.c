@@ -436,8 +436,9 @@ static void test_side_stage_tables(void **state) {
 }
 
 /* A stand-in for Nsight Compute's ncu: runs the program, then prints ncu's CSV layout (quoted
- * fields, ==PROF== lines, two launches, a value with a thousands separator). Achieved occupancy
- * is 10 x (length of the option's value) + 0.5 and + 1.5 for the two launches. */
+ * fields, ==PROF== lines, two launches of render_kernel, a value with a thousands separator, and
+ * a launch of another kernel, which must not count). Achieved occupancy is 10 x (length of the
+ * option's value) + 0.5 and + 1.5 for the two render_kernel launches, 99.5 for the other. */
 static void write_fake_ncu(const fixture *f) {
     FILE *out = NULL;
     char path[128];
@@ -452,11 +453,13 @@ static void write_fake_ncu(const fixture *f) {
           "echo '\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\",\"Stream\",\"Section Name\","
           "\"Metric Name\",\"Metric Unit\",\"Metric Value\"'\n"
           "for id in 0 1; do\n"
-          "  echo \"\\\"$id\\\",\\\"1\\\",\\\"stage\\\",\\\"host\\\",\\\"render(a, b)\\\",\\\"1\\\",\\\"7\\\",\\\"Command line profiler "
+          "  echo \"\\\"$id\\\",\\\"1\\\",\\\"stage\\\",\\\"host\\\",\\\"render_kernel(a, b)\\\",\\\"1\\\",\\\"7\\\",\\\"Command line profiler "
           "metrics\\\",\\\"launch__registers_per_thread\\\",\\\"register/thread\\\",\\\"1,024\\\"\"\n"
-          "  echo \"\\\"$id\\\",\\\"1\\\",\\\"stage\\\",\\\"host\\\",\\\"render(a, b)\\\",\\\"1\\\",\\\"7\\\",\\\"Command line profiler "
+          "  echo \"\\\"$id\\\",\\\"1\\\",\\\"stage\\\",\\\"host\\\",\\\"render_kernel(a, b)\\\",\\\"1\\\",\\\"7\\\",\\\"Command line profiler "
           "metrics\\\",\\\"sm__warps_active.avg.pct_of_peak_sustained_active\\\",\\\"%\\\",\\\"${#value}$id.5\\\"\"\n"
           "done\n"
+          "echo \"\\\"2\\\",\\\"1\\\",\\\"stage\\\",\\\"host\\\",\\\"count_rays_kernel(w)\\\",\\\"1\\\",\\\"7\\\",\\\"Command line profiler "
+          "metrics\\\",\\\"sm__warps_active.avg.pct_of_peak_sustained_active\\\",\\\"%\\\",\\\"99.5\\\"\"\n"
           "echo '==PROF== Disconnected from process 1'\n",
           out);
     fclose(out);
@@ -487,7 +490,7 @@ static void test_sweep(void **state) {
     assert_int_equal(sh("awk -F, '$12 == \"total\" && $1 <= 3 { print $16 }' '%s/%s' | paste -sd' ' - | grep -qx '8x8 32x8 8x8'",
                         d, csv), 0);
     assert_int_equal(sh_num("awk -F, '$12 == \"total\" && $15 == \"ok\" && $10 == $16' '%s/%s' | wc -l", d, csv), 6);
-    /* ncu: the mean of the two launches, per value. */
+    /* ncu: the mean of the two render_kernel launches, per value (not of the other kernel's). */
     assert_int_equal(sh("grep -qx '0,0,02-static,.*,achieved_occupancy,31.00,percent,ok,8x8' '%s/%s' && "
                         "grep -qx '0,0,02-static,.*,achieved_occupancy,41.00,percent,ok,32x8' '%s/%s'", d, csv, d, csv), 0);
     assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root'", d), 0);

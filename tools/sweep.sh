@@ -105,7 +105,10 @@ rm -f "$dir/.progress" "$dir/.lock"
 # --- achieved occupancy (Nsight Compute) -------------------------------------------------
 # `ncu --csv` prints the program's own output, ==PROF== lines, then a CSV table whose header
 # names "Kernel Name", "Metric Name" and "Metric Value" (column order and extra columns vary by
-# version; values may carry thousands separators). The mean over the profiled launches is kept.
+# version; values may carry thousands separators). Only the stage's render_kernel is profiled
+# (--kernel-name), and only its rows are read: the process also launches common/ray_count.cu's
+# kernel, whose occupancy would otherwise be averaged in. The mean over the launches is kept, and
+# ncu's whole output is kept beside the CSV (<stage>--<option>.ncu-<value>.txt).
 ncu_mean_metric() {
     python3 - "$1" "$2" <<'PY'
 import csv, sys
@@ -116,6 +119,8 @@ if start is None:
 values = []
 for row in csv.DictReader(lines[start:]):
     if (row.get("Metric Name") or "").strip() != sys.argv[2]:
+        continue
+    if not (row.get("Kernel Name") or "render_kernel").strip().startswith("render_kernel"):
         continue
     try:
         values.append(float((row.get("Metric Value") or "").replace(",", "")))
@@ -135,12 +140,14 @@ if [[ "$ncu" -eq 1 ]]; then
         metrics='sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,sm__maximum_warps_per_active_cycle_pct'
         for value in "${values[@]}"; do
             log="$tmp/ncu-$value.txt"
-            if CUDA_VISIBLE_DEVICES="$gpu" timeout -k 5 "$((timeout_s * 10))" "$ncu_cmd" --metrics "$metrics" --csv \
+            if CUDA_VISIBLE_DEVICES="$gpu" timeout -k 5 "$((timeout_s * 10))" "$ncu_cmd" --kernel-name render_kernel \
+                    --metrics "$metrics" --csv \
                     "$bin_dir/$stage" --scene scenes/quick.scene "$option" "$value" >"$log" 2>&1 \
                 && achieved="$(ncu_mean_metric "$log" sm__warps_active.avg.pct_of_peak_sustained_active)"; then
                 printf '0,0,%s,%s,%s,%s,,,,,,achieved_occupancy,%s,percent,ok,%s\n' \
                     "$stage" "$host" "$gpu_name" "$gpu_uuid" "$achieved" "$value" >>"$csv"
                 echo "sweep: ncu: $option $value: achieved occupancy $achieved%" >&2
+                cp "$log" "${csv%.csv}.ncu-$value.txt"
             else
                 echo "sweep: ncu: $option $value: no achieved occupancy ($(grep -m1 -iE 'error|==ERR' "$log" || tail -n1 "$log"))" >&2
             fi
