@@ -5,21 +5,32 @@
 #   make test            build, then run every test; ends with "N passed, N failed, N skipped"
 #   CUDA_ARCH=90 make    build for one architecture (compute capability without the dot)
 #   make SANITIZE=1 test host code and tests under AddressSanitizer and UBSan (build-sanitize/)
+#   make diff STAGE=08   what a stage changes: its render.cu against its predecessor's (FROM=01
+#                        for any other); needs neither nvcc nor stb (tools/stage-diff.sh)
 
 NVCC ?= nvcc
 CC ?= gcc
 SANITIZE ?= 0
 BUILD ?= $(if $(filter 1,$(SANITIZE)),build-sanitize,build)
 
+# Goals that build nothing (diff, clean) need neither nvcc nor stb; any other goal, or none (all),
+# checks for both here, before anything runs.
+TOOLLESS_GOALS := diff clean
+NEEDS_TOOLCHAIN := $(if $(MAKECMDGOALS),$(filter-out $(TOOLLESS_GOALS),$(MAKECMDGOALS)),all)
+
 NVCC_PATH := $(shell command -v $(NVCC) 2>/dev/null)
+ifneq ($(NEEDS_TOOLCHAIN),)
 ifeq ($(NVCC_PATH),)
 $(error nvcc not found: install the CUDA Toolkit (11.8 to 13) and put its bin/ on PATH, or set NVCC=/path/to/nvcc)
+endif
 endif
 CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(realpath $(NVCC_PATH)))
 
 STB_INCLUDE_DIR ?= /usr/include/stb
+ifneq ($(NEEDS_TOOLCHAIN),)
 ifeq ($(wildcard $(STB_INCLUDE_DIR)/stb_image_write.h),)
 $(error stb_image_write.h not found in $(STB_INCLUDE_DIR): run 'sudo apt-get install libstb-dev' (or set STB_INCLUDE_DIR))
+endif
 endif
 
 # The GPU of this machine, else every real architecture this nvcc knows plus PTX for the newest.
@@ -119,6 +130,15 @@ test: all tests
 
 clean:
 	rm -rf build build-sanitize
+
+# What a stage changes: diff -u of its predecessor's render.cu against its own (a side stage's
+# predecessor is the stage it branches from), or FROM's. Coloured on a terminal, plain when piped.
+# Status 1 from diff only means "they differ"; errors (unknown stage, 01 without FROM) are 2.
+.PHONY: diff
+diff:
+	@test -n "$(STAGE)" || { echo "make diff: name a stage: make diff STAGE=07 (a side stage: STAGE=07a; another pair: FROM=01)" >&2; exit 2; }
+	@status=0; tools/stage-diff.sh '$(STAGE)' $(if $(strip $(FROM)),'$(strip $(FROM))') || status=$$?; \
+	[ "$$status" -le 1 ] || exit "$$status"
 
 # ---- Reliability: compute-sanitizer on every stage, and the scene-parser fuzzer -------------
 #

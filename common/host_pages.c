@@ -10,7 +10,8 @@
 
 void *host_pages_map(size_t bytes, size_t *mapped_bytes)
 {
-    size_t length = (bytes + HOST_PAGES_HUGE_BYTES - 1) / HOST_PAGES_HUGE_BYTES * HOST_PAGES_HUGE_BYTES;
+    size_t pages = (bytes + HOST_PAGES_HUGE_BYTES - 1) / HOST_PAGES_HUGE_BYTES;
+    size_t length = pages * HOST_PAGES_HUGE_BYTES;
     void *memory = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (memory == MAP_FAILED)
         return NULL;

@@ -163,8 +163,10 @@ void options_print_usage(FILE *out, const char *program, unsigned accepted,
         fprintf(out, "  --rays-per-thread N  pixels each thread traces, 1 to %d (default %d)\n",
                 OPTIONS_MAX_RAYS_PER_THREAD, default_rays_per_thread);
     if (accepted & OPTION_FRAMES)
-        fprintf(out, "  --frames N      render N frames reusing every allocation; the report adds the\n"
-                     "                  steady-state time per frame (frames 2..N), 1 to %d (default 1)\n",
+        fprintf(out,
+                "  --frames N      render N frames reusing every allocation; the report adds\n"
+                "                  the steady-state time per frame (frames 2..N), 1 to %d\n"
+                "                  (default 1)\n",
                 OPTIONS_MAX_FRAMES);
     if (accepted & OPTION_THREADS)
         fprintf(out, "  --threads N     CPU threads (default: one per core)\n");

@@ -270,7 +270,8 @@ extern "C" void stage_render(struct render_job *job)
     unsigned char *framebuffer =
         (unsigned char *)host_pages_map(framebuffer_bytes, &framebuffer_mapped_bytes);
     if (!framebuffer) {
-        fprintf(stderr, "%s: error: out of host memory: mmap of the frame buffer (%zu bytes) failed\n",
+        fprintf(stderr,
+                "%s: error: out of host memory: mmap of the frame buffer (%zu bytes) failed\n",
                 stage_info.name, framebuffer_bytes);
         exit(1);
     }

@@ -21,7 +21,8 @@
 #define FAR_PLANE 100.0f
 #define BAND_COUNT 16  /* bands of rows, each its own kernel launch and copy */
 #define STREAM_COUNT 4 /* band b goes to stream b % STREAM_COUNT */
-#define MAX_CONSTANT_SPHERES 1024 /* 1024 * (28 + 16 + 16) bytes: most of constant memory's 64 KiB */
+/* 1024 * (28 + 16 + 16) bytes: most of constant memory's 64 KiB */
+#define MAX_CONSTANT_SPHERES 1024
 
 struct Sphere {
     float3 center;
@@ -136,7 +137,8 @@ __device__ bool has_intersection(float3 oc, float k, float3 direction, float a, 
 /* oc and k of a ray from any origin: one 16-byte load, three subtractions and a dot product. */
 __device__ inline float3 from_sphere(float3 origin, float4 geometry, float *k)
 {
-    const float3 oc = make_float3(origin.x - geometry.x, origin.y - geometry.y, origin.z - geometry.z);
+    const float3 oc =
+        make_float3(origin.x - geometry.x, origin.y - geometry.y, origin.z - geometry.z);
     *k = dot3(oc, oc) - geometry.w;
     return oc;
 }
@@ -303,7 +305,8 @@ extern "C" void stage_render(struct render_job *job)
     unsigned char *framebuffer =
         (unsigned char *)host_pages_map(framebuffer_bytes, &framebuffer_mapped_bytes);
     if (!framebuffer) {
-        fprintf(stderr, "%s: error: out of host memory: mmap of the frame buffer (%zu bytes) failed\n",
+        fprintf(stderr,
+                "%s: error: out of host memory: mmap of the frame buffer (%zu bytes) failed\n",
                 stage_info.name, framebuffer_bytes);
         exit(1);
     }

@@ -1,6 +1,6 @@
 /*
- * Stage 12b (a side stage, from 12), packet culling: each block first finds the spheres its rays can possibly meet, and
- * its rays test only those.
+ * Stage 12b (a side stage, from 12), packet culling: each block first finds the spheres its
+ * rays can possibly meet, and its rays test only those.
  *
  * Every ray so far tested every sphere, though a block of neighbouring pixels sees only a few:
  * its primary rays leave the camera inside a narrow pyramid, and the shadow and reflection rays
@@ -26,7 +26,8 @@
 #define FAR_PLANE 100.0f
 #define BAND_COUNT 16  /* bands of rows, each its own kernel launch and copy */
 #define STREAM_COUNT 4 /* band b goes to stream b % STREAM_COUNT */
-#define MAX_CONSTANT_SPHERES 1024 /* 1024 * (28 + 16 + 16) bytes: most of constant memory's 64 KiB */
+/* 1024 * (28 + 16 + 16) bytes: most of constant memory's 64 KiB */
+#define MAX_CONSTANT_SPHERES 1024
 #define CULL_ANGLE_MARGIN 2e-3f    /* radians added to a packet's cone: float error is far below */
 #define CULL_DISTANCE_MARGIN 1e-3f /* relative margin on distances */
 
@@ -143,7 +144,8 @@ __device__ bool has_intersection(float3 oc, float k, float3 direction, float a, 
 /* oc and k of a ray from any origin: one 16-byte load, three subtractions and a dot product. */
 __device__ inline float3 from_sphere(float3 origin, float4 geometry, float *k)
 {
-    const float3 oc = make_float3(origin.x - geometry.x, origin.y - geometry.y, origin.z - geometry.z);
+    const float3 oc =
+        make_float3(origin.x - geometry.x, origin.y - geometry.y, origin.z - geometry.z);
     *k = dot3(oc, oc) - geometry.w;
     return oc;
 }
@@ -151,8 +153,8 @@ __device__ inline float3 from_sphere(float3 origin, float4 geometry, float *k)
 /* The closest hit under the far plane, kept in one float while looping (a hit is always > 0);
  * returns its index or -1. Tests the count spheres of list (ascending indices), or the first
  * count spheres when list is NULL. */
-__device__ int closest_sphere(float3 origin, float3 direction, const unsigned short *list, int count,
-                              float *distance)
+__device__ int closest_sphere(float3 origin, float3 direction, const unsigned short *list,
+                              int count, float *distance)
 {
     const float a = dot3(direction, direction);
     int closest = -1;
@@ -249,8 +251,8 @@ __device__ int build_list(const Packet *packet, int sphere_count, unsigned short
     int written = 0;
     for (int base = 0; base < sphere_count; base += lanes) {
         const int s = base + (int)lane;
-        const bool keep = s < sphere_count &&
-                          packet_may_hit(packet, constant_spheres[s].center, constant_spheres[s].radius);
+        const bool keep = s < sphere_count && packet_may_hit(packet, constant_spheres[s].center,
+                                                             constant_spheres[s].radius);
         const unsigned kept = __ballot_sync(lane_mask, keep);
         if (keep) {
             list[written + __popc(kept & ((1u << lane) - 1u))] = (unsigned short)s;
@@ -561,7 +563,8 @@ extern "C" void stage_render(struct render_job *job)
     unsigned char *framebuffer =
         (unsigned char *)host_pages_map(framebuffer_bytes, &framebuffer_mapped_bytes);
     if (!framebuffer) {
-        fprintf(stderr, "%s: error: out of host memory: mmap of the frame buffer (%zu bytes) failed\n",
+        fprintf(stderr,
+                "%s: error: out of host memory: mmap of the frame buffer (%zu bytes) failed\n",
                 stage_info.name, framebuffer_bytes);
         exit(1);
     }

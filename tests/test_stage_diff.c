@@ -1,0 +1,248 @@
+/* Tests of tools/stage-diff.sh and `make diff`: which render.cu a stage is compared with (the
+ * previous main stage, the stage a side stage branches from, or FROM), the ids it accepts, plain
+ * output when piped, the errors (exit status 2, one line), and that `make diff` needs no nvcc.
+ * No GPU needed. Run from the repository root. */
+#include "test_support.h"
+
+#define TOOL "tools/stage-diff.sh"
+/* A make of its own, not a part of the `make test` that runs this (no inherited flags or jobs). */
+#define MAKE "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES make"
+
+/* 1 when some line of text starts with prefix and contains needle (NULL: any line). */
+static int has_line(const char *text, const char *prefix, const char *needle)
+{
+    size_t prefix_length = strlen(prefix);
+    for (const char *line = text; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t length = end ? (size_t)(end - line) : strlen(line);
+        if (length >= prefix_length && strncmp(line, prefix, prefix_length) == 0) {
+            if (!needle)
+                return 1;
+            char buffer[4096];
+            snprintf(buffer, sizeof buffer, "%.*s", (int)(length < 4095 ? length : 4095), line);
+            if (strstr(buffer, needle))
+                return 1;
+        }
+        if (!end)
+            break;
+        line = end + 1;
+    }
+    return 0;
+}
+
+static int line_count(const char *text)
+{
+    int lines = 0;
+    for (const char *c = text; *c; c++)
+        lines += *c == '\n';
+    return lines;
+}
+
+/* The output starts with the unified diff's two header lines for stages/<from> and stages/<to>. */
+static void assert_headers(const char *out, const char *from, const char *to)
+{
+    char expected[512];
+    snprintf(expected, sizeof expected, "--- stages/%s/render.cu\n+++ stages/%s/render.cu\n", from, to);
+    if (strncmp(out, expected, strlen(expected)) != 0)
+        fail_msg("expected the output to start with\n%s\ngot\n%.300s", expected, out);
+}
+
+/* A diff that found differences: exit status 1, nothing on stderr, a hunk, no escape byte. */
+static void assert_plain_diff(const struct command_result *r)
+{
+    if (r->exit_code != 1)
+        fail_msg("exit status %d (expected 1, 'they differ'); stderr: %s", r->exit_code, r->err);
+    assert_string_equal(r->err, "");
+    assert_true(has_line(r->out, "@@ -", NULL));
+    assert_null(strchr(r->out, 0x1b));
+}
+
+static void test_main_stage_against_previous(void **state)
+{
+    (void)state;
+    struct command_result *r = run_shell(TOOL " 8");
+    assert_plain_diff(r);
+    assert_headers(r->out, "07-shared-spheres", "08-rgb8-framebuffer");
+    /* Stage 08's lesson: the kernel converts each channel to a byte. */
+    assert_true(has_line(r->out, "+", "channel_from_float"));
+    assert_false(has_line(r->out, "-", "channel_from_float"));
+}
+
+static void test_ids_and_folder_names(void **state)
+{
+    (void)state;
+    static char first[TEST_OUTPUT_BYTES];
+    const char *same[] = {"7", "07", "07-shared-spheres", "stages/07-shared-spheres/"};
+    for (size_t i = 0; i < sizeof same / sizeof *same; i++) {
+        struct command_result *r = run_shell(TOOL " '%s'", same[i]);
+        assert_plain_diff(r);
+        assert_headers(r->out, "06-no-framebuffer-upload", "07-shared-spheres");
+        if (i == 0)
+            strcpy(first, r->out);
+        else
+            assert_string_equal(r->out, first);
+    }
+    struct command_result *r = run_shell(TOOL " 13");
+    assert_plain_diff(r);
+    assert_headers(r->out, "12-lean-intersection", "13-steady-state");
+}
+
+static void test_side_stage_against_main_stage(void **state)
+{
+    (void)state;
+    const char *ids[] = {"7a", "07a", "07a-branch-free-intersection"};
+    for (size_t i = 0; i < sizeof ids / sizeof *ids; i++) {
+        struct command_result *r = run_shell(TOOL " %s", ids[i]);
+        assert_plain_diff(r);
+        assert_headers(r->out, "07-shared-spheres", "07a-branch-free-intersection");
+    }
+    struct command_result *r = run_shell(TOOL " 12b");
+    assert_plain_diff(r);
+    assert_headers(r->out, "12-lean-intersection", "12b-packet-culling");
+}
+
+static void test_side_stage_branches_from(void **state)
+{
+    (void)state;
+    char named[256];
+    test_read_file("stages/07d-managed-prefetch/branches-from", named, sizeof named);
+    assert_non_null(strstr(named, "07c-unified-memory"));
+    const char *ids[] = {"07d", "7d", "07d-managed-prefetch"};
+    for (size_t i = 0; i < sizeof ids / sizeof *ids; i++) {
+        struct command_result *r = run_shell(TOOL " %s", ids[i]);
+        assert_plain_diff(r);
+        assert_headers(r->out, "07c-unified-memory", "07d-managed-prefetch");
+    }
+}
+
+static void test_from(void **state)
+{
+    (void)state;
+    struct command_result *r = run_shell(TOOL " 8 1");
+    assert_plain_diff(r);
+    assert_headers(r->out, "01-base", "08-rgb8-framebuffer");
+    r = run_shell(TOOL " 07d 07");
+    assert_plain_diff(r);
+    assert_headers(r->out, "07-shared-spheres", "07d-managed-prefetch");
+    /* A stage against itself: no differences, status 0, no output. */
+    r = run_shell(TOOL " 07a 7a");
+    assert_int_equal(r->exit_code, 0);
+    assert_string_equal(r->out, "");
+}
+
+/* Piped (not a terminal): no colour. On a terminal (script(1) gives one): colour. */
+static void test_colour_only_on_a_terminal(void **state)
+{
+    (void)state;
+    struct command_result *r = run_shell(TOOL " 8 | cat");
+    assert_int_equal(r->exit_code, 0);
+    assert_true(strlen(r->out) > 100);
+    assert_null(strchr(r->out, 0x1b));
+    r = run_shell(MAKE " -s diff STAGE=8 | cat");
+    assert_int_equal(r->exit_code, 0);
+    assert_true(strlen(r->out) > 100);
+    assert_null(strchr(r->out, 0x1b));
+    if (run_shell("script -qec true /dev/null </dev/null")->exit_code != 0) {
+        print_message("# script(1) not usable here: the terminal half is not checked\n");
+        return;
+    }
+    r = run_shell("unset NO_COLOR; script -qec '" TOOL " 8' /dev/null </dev/null");
+    assert_non_null(strchr(r->out, 0x1b));
+    assert_non_null(strstr(r->out, "channel_from_float"));
+}
+
+/* Exit status 2, nothing on stdout, and one line on stderr containing each of want. */
+static void assert_error(const struct command_result *r, const char *want1, const char *want2)
+{
+    if (r->exit_code != 2)
+        fail_msg("exit status %d (expected 2); stderr: %s", r->exit_code, r->err);
+    assert_string_equal(r->out, "");
+    assert_int_equal(line_count(r->err), 1);
+    if (!strstr(r->err, want1) || (want2 && !strstr(r->err, want2)))
+        fail_msg("expected '%s'%s%s in the message, got: %s", want1, want2 ? " and " : "",
+                 want2 ? want2 : "", r->err);
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    assert_error(run_shell(TOOL " 99"), "unknown stage '99'", NULL);
+    assert_error(run_shell(TOOL " 7z"), "unknown stage '7z'", NULL);
+    assert_error(run_shell(TOOL " foo"), "unknown stage 'foo'", NULL);
+    assert_error(run_shell(TOOL " 08 nothing"), "unknown stage 'nothing'", NULL);
+    assert_error(run_shell(TOOL " 1"), "01-base", "FROM");
+    assert_error(run_shell(TOOL " 01-base"), "no predecessor", "FROM");
+    assert_error(run_shell(TOOL), "no stage given", NULL);
+    assert_error(run_shell(TOOL " 1 2 3"), "too many arguments", NULL);
+    assert_error(run_shell(TOOL " --bogus 8"), "unknown option", NULL);
+    struct command_result *r = run_shell(TOOL " --help");
+    assert_int_equal(r->exit_code, 0);
+    assert_non_null(strstr(r->out, "usage: tools/stage-diff.sh"));
+}
+
+/* Ambiguous ids and a branches-from naming a missing folder, in a made-up stage tree. */
+static void test_errors_in_a_stage_tree(void **state)
+{
+    (void)state;
+    char *dir = make_temporary_folder();
+    assert_int_equal(run_shell("cd '%s' && for s in 07-one 07-two 08-next 09-more 09a-lost 09b-ok; do "
+                               "mkdir $s && echo $s > $s/render.cu; done && "
+                               "echo 07-gone > 09a-lost/branches-from && "
+                               "echo 08-next > 09b-ok/branches-from", dir)->exit_code, 0);
+    assert_error(run_shell(TOOL " --stages '%s' 7", dir), "'7' is ambiguous", "07-one 07-two");
+    assert_error(run_shell(TOOL " --stages '%s' 8", dir), "ambiguous", "07-one 07-two");
+    assert_error(run_shell(TOOL " --stages '%s' 9a", dir), "09a-lost/branches-from", "'07-gone'");
+    struct command_result *r = run_shell(TOOL " --stages '%s' 9b", dir);
+    assert_int_equal(r->exit_code, 1);
+    char expected[256];
+    snprintf(expected, sizeof expected, "--- %s/08-next/render.cu\n+++ %s/09b-ok/render.cu\n", dir, dir);
+    assert_int_equal(strncmp(r->out, expected, strlen(expected)), 0);
+    assert_true(has_line(r->out, "+", "09b-ok"));
+    remove_temporary_folder(dir);
+}
+
+/* make diff works without nvcc and stb, exits 0 although the files differ, and passes errors on;
+ * the other goals still stop at once without nvcc. */
+static void test_make_diff_without_nvcc(void **state)
+{
+    (void)state;
+    struct command_result *r = run_shell(MAKE " -s diff STAGE=8 NVCC=/nonexistent/nvcc");
+    if (r->exit_code != 0)
+        fail_msg("make diff: exit status %d; stderr: %s", r->exit_code, r->err);
+    assert_headers(r->out, "07-shared-spheres", "08-rgb8-framebuffer");
+    assert_true(has_line(r->out, "+", "channel_from_float"));
+    r = run_shell(MAKE " -s diff STAGE=07d FROM=01 NVCC=/nonexistent/nvcc STB_INCLUDE_DIR=/nonexistent");
+    assert_int_equal(r->exit_code, 0);
+    assert_headers(r->out, "01-base", "07d-managed-prefetch");
+    r = run_shell(MAKE " -s diff STAGE=1 NVCC=/nonexistent/nvcc");
+    assert_int_not_equal(r->exit_code, 0);
+    assert_non_null(strstr(r->err, "FROM"));
+    r = run_shell(MAKE " -s diff NVCC=/nonexistent/nvcc");
+    assert_int_not_equal(r->exit_code, 0);
+    assert_non_null(strstr(r->err, "STAGE="));
+    const char *goals[] = {"", "all", "test", "diff all"};
+    for (size_t i = 0; i < sizeof goals / sizeof *goals; i++) {
+        r = run_shell(MAKE " -n %s STAGE=8 NVCC=/nonexistent/nvcc", goals[i]);
+        assert_int_not_equal(r->exit_code, 0);
+        assert_non_null(strstr(r->err, "nvcc not found"));
+    }
+    r = run_shell(MAKE " -n all NVCC=true STB_INCLUDE_DIR=/nonexistent");
+    assert_int_not_equal(r->exit_code, 0);
+    assert_non_null(strstr(r->err, "stb_image_write.h not found"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_main_stage_against_previous),
+        cmocka_unit_test(test_ids_and_folder_names),
+        cmocka_unit_test(test_side_stage_against_main_stage),
+        cmocka_unit_test(test_side_stage_branches_from),
+        cmocka_unit_test(test_from),
+        cmocka_unit_test(test_colour_only_on_a_terminal),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_errors_in_a_stage_tree),
+        cmocka_unit_test(test_make_diff_without_nvcc),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

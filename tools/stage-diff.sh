@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Shows what one stage changes: `diff -u` of the render.cu of the stage it builds on against its
+# own render.cu. A main stage (stages/NN-name) is compared with the previous main stage; a side
+# stage (stages/NNx-name) with the stage named in its branches-from file, else with main stage NN.
+# With FROM, any two stages. Coloured on a terminal, plain when piped. Needs no GPU and no nvcc.
+#
+# usage: tools/stage-diff.sh [--stages DIR] STAGE [FROM]      (make diff STAGE=07 [FROM=01])
+#   STAGE, FROM   a stage id (7, 07, 7a, 07a) or a folder name (07a-branch-free-intersection)
+#   --stages DIR  where the stage folders are (default: the repository's stages/)
+# Exit status as diff's: 0 the same, 1 they differ, 2 an error (one line on stderr).
+set -euo pipefail
+
+usage() { sed -n '2,10s/^# \{0,1\}//p' "$0"; }
+fail() { echo "stage-diff: $*" >&2; exit 2; }
+
+stages_dir=''
+args=()
+while [ $# -gt 0 ]; do
+    case $1 in
+        -h|--help) usage; exit 0 ;;
+        --stages) [ $# -ge 2 ] || fail "--stages needs a folder"; stages_dir=$2; shift 2 ;;
+        --stages=*) stages_dir=${1#--stages=}; shift ;;
+        --) shift; args+=("$@"); break ;;
+        -*) fail "unknown option '$1' (see --help)" ;;
+        *) args+=("$1"); shift ;;
+    esac
+done
+[ ${#args[@]} -ge 1 ] && [ -n "${args[0]}" ] || fail "no stage given (usage: tools/stage-diff.sh STAGE [FROM], or make diff STAGE=07 [FROM=01])"
+[ ${#args[@]} -le 2 ] || fail "too many arguments: '${args[*]}' (usage: tools/stage-diff.sh STAGE [FROM])"
+if [ -z "$stages_dir" ]; then
+    cd "$(dirname "$0")/.."   # labels read stages/NN-name/render.cu, from wherever this runs
+    stages_dir=stages
+fi
+stages_dir=${stages_dir%/}
+[ -d "$stages_dir" ] || fail "no stage folder '$stages_dir'"
+
+# Every folder that is a stage: NN-name (main chain) and NNx-name (side stage), in byte order.
+all_stages() {
+    local d
+    for d in "$stages_dir"/[0-9][0-9]-* "$stages_dir"/[0-9][0-9][a-z]-*; do
+        [ -d "$d" ] && echo "${d##*/}"
+    done | LC_ALL=C sort
+}
+
+# The one folder whose name starts with prefix (e.g. "07-", "07a-"); what names it for messages.
+only_folder() {
+    local prefix=$1 what=$2 found='' s
+    for s in $(all_stages); do
+        [[ $s == "$prefix"* ]] && found+="$s"$'\n'
+    done
+    found=${found%$'\n'}
+    [ -n "$found" ] || return 1
+    [ "$(wc -l <<<"$found")" -eq 1 ] ||
+        fail "$what is ambiguous: $(tr '\n' ' ' <<<"$found" | sed 's/ $//') all match in $stages_dir/"
+    echo "$found"
+}
+
+# A stage id or folder name -> the folder name.
+resolve() {
+    local given=$1 id number letter
+    id=$given
+    while [ "${id%/}" != "$id" ]; do id=${id%/}; done
+    id=${id##*/}
+    if [[ $id =~ ^[0-9][0-9][a-z]?-. ]]; then
+        [ -d "$stages_dir/$id" ] || fail "unknown stage '$given': no folder $stages_dir/$id"
+        echo "$id"
+    elif [[ $id =~ ^([0-9]{1,2})([a-zA-Z]?)$ ]]; then
+        number=$((10#${BASH_REMATCH[1]}))
+        letter=$(tr '[:upper:]' '[:lower:]' <<<"${BASH_REMATCH[2]}")
+        only_folder "$(printf '%02d' "$number")$letter-" "stage '$given'" ||
+            fail "unknown stage '$given': no folder $stages_dir/$(printf '%02d' "$number")$letter-*"
+    else
+        fail "unknown stage '$given': give an id such as 7, 07, 7a, 07a or a folder name in $stages_dir/"
+    fi
+}
+
+# The stage a stage builds on: for a side stage its branches-from file or main stage NN, for a
+# main stage the previous main stage. Fails for the first stage of the chain.
+predecessor() {
+    local stage=$1 number named previous='' s
+    number=$((10#${stage:0:2}))
+    if [[ $stage =~ ^[0-9][0-9][a-z]- ]]; then
+        if [ -f "$stages_dir/$stage/branches-from" ]; then
+            named=$(tr -d ' \t\r\n' <"$stages_dir/$stage/branches-from")
+            while [ "${named%/}" != "$named" ]; do named=${named%/}; done
+            named=${named##*/}
+            [ -n "$named" ] || fail "$stages_dir/$stage/branches-from is empty: it should name the stage folder $stage branches from"
+            [[ $named =~ ^[0-9][0-9][a-z]?-. ]] && [ -d "$stages_dir/$named" ] ||
+                fail "$stages_dir/$stage/branches-from names '$named', which is not a stage folder in $stages_dir/"
+            echo "$named"
+            return
+        fi
+        only_folder "$(printf '%02d' "$number")-" "the parent of $stage (main stage $(printf '%02d' "$number"))" ||
+            fail "side stage $stage has no parent: no main stage $stages_dir/$(printf '%02d' "$number")-* and no branches-from file"
+        return
+    fi
+    for s in $(all_stages); do
+        [[ $s =~ ^[0-9][0-9]- ]] && [ $((10#${s:0:2})) -lt "$number" ] && previous=${s:0:2}
+    done
+    [ -n "$previous" ] ||
+        fail "stage $stage is the first of the chain and has no predecessor: name the other stage with FROM (make diff STAGE=${stage:0:2} FROM=NN, or tools/stage-diff.sh ${stage:0:2} NN)"
+    only_folder "$previous-" "the predecessor of $stage (main stage $previous)"
+}
+
+to=$(resolve "${args[0]}")
+if [ ${#args[@]} -ge 2 ] && [ -n "${args[1]}" ]; then
+    from=$(resolve "${args[1]}")
+else
+    from=$(predecessor "$to")
+fi
+old="$stages_dir/$from/render.cu"
+new="$stages_dir/$to/render.cu"
+for f in "$old" "$new"; do
+    [ -f "$f" ] || fail "no $f"
+done
+
+# Colour only on a terminal (and not under NO_COLOR): GNU diff's --color, else git's.
+if [ -t 1 ] && [ -z "${NO_COLOR:-}" ]; then
+    if diff --color=always /dev/null /dev/null >/dev/null 2>&1; then
+        exec diff -u --color=always --label "$old" --label "$new" "$old" "$new"
+    elif command -v git >/dev/null 2>&1; then
+        exec git --no-pager diff --no-index --color=always "$old" "$new"
+    fi
+fi
+exec diff -u --label "$old" --label "$new" "$old" "$new"
