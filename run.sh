@@ -155,12 +155,10 @@ slug="$("$repo/tools/slug.sh" "$gpu_name")"
 ngpus="$(wc -l <"$tmp/gpus")"
 
 stages=()
-# Main stages (NN-name) and side stages (NNx-name), in byte order so 07- comes before 07a-.
 while IFS= read -r path; do
-    [[ -f "$path" && -x "$path" && "$path" != *.txt ]] || continue
     name="$(basename "$path")"
     stage_selected "$name" "$stages_spec" && stages+=("$name")
-done < <(shopt -s nullglob; printf '%s\n' "$bin_dir"/[0-9][0-9]-* "$bin_dir"/[0-9][0-9][a-z]-* | LC_ALL=C sort)
+done < <("$repo/tools/list-stages.sh" "$bin_dir")
 [[ ${#stages[@]} -gt 0 ]] || die "no stage executables in $bin_dir${stages_spec:+ for --stages $stages_spec}"
 
 # --- results folder ----------------------------------------------------------------------

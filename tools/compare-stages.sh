@@ -13,9 +13,7 @@ trap 'rm -rf "$work"' EXIT
 first=''
 status=0
 printf '%-28s %-70s %s\n' stage "against the CPU reference" "against the first stage"
-# Main stages (NN-name) and side stages (NNx-name), in byte order so 07- comes before 07a-.
 while IFS= read -r stage; do
-    [[ -f "$stage" && -x "$stage" && "$stage" != *.txt ]] || continue
     name=${stage##*/}
     "$stage" --scene "$scene" --output "$work/$name.ppm" >/dev/null
     [[ -n "$first" ]] || first="$work/$name.ppm"
@@ -23,5 +21,5 @@ while IFS= read -r stage; do
     to_first=$("$build/compare-images" "$first" "$work/$name.ppm") || status=1
     printf '%-28s %-70s %s\n' "$name" "$to_reference" "${to_first%%,*}"
     [[ "$work/$name.ppm" == "$first" ]] || rm -f "$work/$name.ppm"
-done < <(shopt -s nullglob; printf '%s\n' "$build"/[0-9][0-9]-* "$build"/[0-9][0-9][a-z]-* | LC_ALL=C sort)
+done < <("$(dirname "$0")/list-stages.sh" "$build")
 exit "$status"

@@ -73,10 +73,9 @@ if [[ -n "${SANITIZE_STAGES:-}" ]]; then
     read -r -a stages <<<"$SANITIZE_STAGES"
 else
     stages=()
-    # Main stages (NN-name) and side stages (NNx-name), in byte order so 07- comes before 07a-.
     while IFS= read -r path; do
-        [[ -f "$path" && -x "$path" && "$path" != *.* ]] && stages+=("$(basename "$path")")
-    done < <(shopt -s nullglob; printf '%s\n' "$build"/[0-9][0-9]-* "$build"/[0-9][0-9][a-z]-* | LC_ALL=C sort)
+        stages+=("$(basename "$path")")
+    done < <("$repo/tools/list-stages.sh" "$build")
 fi
 [[ ${#stages[@]} -gt 0 ]] || die "no stage executables in $build/ (run make first)"
 for stage in "${stages[@]}"; do [[ -x "$build/$stage" ]] || die "$build/$stage: not built"; done
