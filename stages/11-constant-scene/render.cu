@@ -356,7 +356,6 @@ extern "C" void stage_render(struct render_job *job)
     }
     report_phase_since(report, PHASE_KERNEL, start);
     report->kernel_event_us = kernels_ms * 1000.0;
-    gpu_kernel_resources(report, (const void *)render_kernel, threads.x * threads.y, 0);
 
     /* The copy phase: what is left of the copies once every band is rendered. */
     start = timer_now_us();
@@ -365,6 +364,8 @@ extern "C" void stage_render(struct render_job *job)
     }
     report_phase_since(report, PHASE_DEVICE_TO_HOST, start);
     report->bytes_to_host += framebuffer_bytes;
+    /* Asked after the copies, so that the copy phase does not include it. */
+    gpu_kernel_resources(report, (const void *)render_kernel, threads.x * threads.y, 0);
 
     start = timer_now_us();
     CUDA_CHECK(cudaFree(device_framebuffer));
