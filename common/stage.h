@@ -23,6 +23,7 @@ struct stage_info {
     int block_is_option;         /* whether --block may change it */
     unsigned extra_options;      /* OPTION_RAYS_PER_THREAD, OPTION_FRAMES (options.h); 0: none */
     int rays_per_thread;         /* default of --rays-per-thread where the stage takes it */
+    int max_block_threads;       /* the kernel's __launch_bounds__, if any; 0: the GPU's 1024 */
 };
 
 struct render_job {

@@ -113,14 +113,27 @@ int main(int argc, char **argv)
         return input_error(error);
     }
 
+    /* A kernel built with __launch_bounds__ cannot be launched with bigger blocks: say so
+     * before touching the GPU, as for any other bad option. */
+    int block_x = options.block_x ? options.block_x : stage_info.block_x;
+    int block_y = options.block_y ? options.block_y : stage_info.block_y;
+    if (stage_info.max_block_threads > 0 && block_x * block_y > stage_info.max_block_threads) {
+        snprintf(error, sizeof error,
+                 "--block %dx%d is %d threads, over the %d this stage's kernel is built for (its "
+                 "__launch_bounds__)",
+                 block_x, block_y, block_x * block_y, stage_info.max_block_threads);
+        scene_free(&scene);
+        return input_error(error);
+    }
+
     struct report report;
     report_init(&report, stage_info.name);
     struct render_job job;
     job.scene = &scene;
     job.width = options.width ? options.width : scene.width;
     job.height = options.height ? options.height : scene.height;
-    job.block_x = options.block_x ? options.block_x : stage_info.block_x;
-    job.block_y = options.block_y ? options.block_y : stage_info.block_y;
+    job.block_x = block_x;
+    job.block_y = block_y;
     job.report = &report;
     job.output_path = options.output_path;
     job.rays_per_thread = options.rays_per_thread ? options.rays_per_thread

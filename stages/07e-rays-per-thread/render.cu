@@ -236,6 +236,7 @@ extern "C" const struct stage_info stage_info = {
     32, 32,
     1,
     OPTION_RAYS_PER_THREAD, 4, /* --rays-per-thread, 4 by default; no --frames */
+    0, /* no __launch_bounds__: --block up to 1024 threads */
 };
 
 extern "C" void stage_render(struct render_job *job)

@@ -289,6 +289,7 @@ extern "C" const struct stage_info stage_info = {
     32, 32,
     1,
     0, 0, /* no --rays-per-thread, no --frames */
+    0, /* no __launch_bounds__: --block up to 1024 threads */
 };
 
 extern "C" void stage_render(struct render_job *job)

@@ -642,6 +642,7 @@ extern "C" const struct stage_info stage_info = {
     32, 32,
     1,
     OPTION_FRAMES, 0, /* --frames N */
+    0, /* no __launch_bounds__: --block up to 1024 threads */
 };
 
 extern "C" void stage_render(struct render_job *job)
