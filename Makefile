@@ -7,6 +7,8 @@
 #   make SANITIZE=1 test host code and tests under AddressSanitizer and UBSan (build-sanitize/)
 #   make diff STAGE=08   what a stage changes: its render.cu against its predecessor's (FROM=01
 #                        for any other); needs neither nvcc nor stb (tools/stage-diff.sh)
+#   make profile STAGE=07  Nsight Compute on the stage (SCENE=, LAUNCH=N; tools/profile.sh --help): report,
+#                        raw metrics and summary in results/<gpu>/profiles/ (tools/profile.sh)
 
 NVCC ?= nvcc
 CC ?= gcc
@@ -15,7 +17,7 @@ BUILD ?= $(if $(filter 1,$(SANITIZE)),build-sanitize,build)
 
 # Goals that build nothing (diff, clean) need neither nvcc nor stb; any other goal, or none (all),
 # checks for both here, before anything runs.
-TOOLLESS_GOALS := diff clean
+TOOLLESS_GOALS := diff clean profile
 NEEDS_TOOLCHAIN := $(if $(MAKECMDGOALS),$(filter-out $(TOOLLESS_GOALS),$(MAKECMDGOALS)),all)
 
 NVCC_PATH := $(shell command -v $(NVCC) 2>/dev/null)
@@ -129,7 +131,7 @@ test: all tests
 	@BUILD=$(BUILD) tests/run-tests.sh $(TEST_BINS)
 
 clean:
-	rm -rf build build-sanitize
+	rm -rf build build-sanitize build-lineinfo
 
 # What a stage changes: diff -u of its predecessor's render.cu against its own (a side stage's
 # predecessor is the stage it branches from), or FROM's. Coloured on a terminal, plain when piped.
@@ -139,6 +141,13 @@ diff:
 	@test -n "$(STAGE)" || { echo "make diff: name a stage: make diff STAGE=07 (a side stage: STAGE=07a; another pair: FROM=01)" >&2; exit 2; }
 	@status=0; tools/stage-diff.sh '$(STAGE)' $(if $(strip $(FROM)),'$(strip $(FROM))') || status=$$?; \
 	[ "$$status" -le 1 ] || exit "$$status"
+
+# Nsight Compute on one stage, built with -lineinfo into build-lineinfo/ (tools/profile.sh says
+# what it needs: ncu and a GPU; without them it exits 2 with one line).
+.PHONY: profile
+profile:
+	@test -n "$(STAGE)" || { echo "make profile: name a stage: make profile STAGE=07 (SCENE=FILE, LAUNCH=N: tools/profile.sh --help)" >&2; exit 2; }
+	@tools/profile.sh $(if $(strip $(SCENE)),--scene '$(strip $(SCENE))') $(if $(strip $(LAUNCH)),--launch '$(strip $(LAUNCH))') '$(STAGE)'
 
 # ---- Reliability: compute-sanitizer on every stage, and the scene-parser fuzzer -------------
 #

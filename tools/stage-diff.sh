@@ -9,6 +9,7 @@
 #   --stages DIR  where the stage folders are (default: the repository's stages/)
 # Exit status as diff's: 0 the same, 1 they differ, 2 an error (one line on stderr).
 set -euo pipefail
+tools_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 usage() { sed -n '2,10s/^# \{0,1\}//p' "$0"; }
 fail() { echo "stage-diff: $*" >&2; exit 2; }
@@ -34,45 +35,7 @@ fi
 stages_dir=${stages_dir%/}
 [ -d "$stages_dir" ] || fail "no stage folder '$stages_dir'"
 
-# Every folder that is a stage: NN-name (main chain) and NNx-name (side stage), in byte order.
-all_stages() {
-    local d
-    for d in "$stages_dir"/[0-9][0-9]-* "$stages_dir"/[0-9][0-9][a-z]-*; do
-        [ -d "$d" ] && echo "${d##*/}"
-    done | LC_ALL=C sort
-}
-
-# The one folder whose name starts with prefix (e.g. "07-", "07a-"); what names it for messages.
-only_folder() {
-    local prefix=$1 what=$2 found='' s
-    for s in $(all_stages); do
-        [[ $s == "$prefix"* ]] && found+="$s"$'\n'
-    done
-    found=${found%$'\n'}
-    [ -n "$found" ] || return 1
-    [ "$(wc -l <<<"$found")" -eq 1 ] ||
-        fail "$what is ambiguous: $(tr '\n' ' ' <<<"$found" | sed 's/ $//') all match in $stages_dir/"
-    echo "$found"
-}
-
-# A stage id or folder name -> the folder name.
-resolve() {
-    local given=$1 id number letter
-    id=$given
-    while [ "${id%/}" != "$id" ]; do id=${id%/}; done
-    id=${id##*/}
-    if [[ $id =~ ^[0-9][0-9][a-z]?-. ]]; then
-        [ -d "$stages_dir/$id" ] || fail "unknown stage '$given': no folder $stages_dir/$id"
-        echo "$id"
-    elif [[ $id =~ ^([0-9]{1,2})([a-zA-Z]?)$ ]]; then
-        number=$((10#${BASH_REMATCH[1]}))
-        letter=$(tr '[:upper:]' '[:lower:]' <<<"${BASH_REMATCH[2]}")
-        only_folder "$(printf '%02d' "$number")$letter-" "stage '$given'" ||
-            fail "unknown stage '$given': no folder $stages_dir/$(printf '%02d' "$number")$letter-*"
-    else
-        fail "unknown stage '$given': give an id such as 7, 07, 7a, 07a or a folder name in $stages_dir/"
-    fi
-}
+. "$tools_dir/stage-names.sh"   # all_stages, only_folder, resolve
 
 # The stage a stage builds on: for a side stage its branches-from file or main stage NN, for a
 # main stage the previous main stage. Fails for the first stage of the chain.

@@ -555,9 +555,14 @@ __global__ void bin_light_kernel(unsigned int *light_bins, int mask_words, int s
 
 /* Renders the rows first_row .. end_row - 1 of the image (one band); blockIdx.y counts from
  * first_row. */
-/* At most 256 threads a block, and six blocks an SM: 40 registers a thread (see above). */
+/* At most 256 threads a block, and six blocks an SM: 40 registers a thread (see above). An SM of
+ * compute capability 7.5 holds at most 1,024 threads, so four blocks there (ptxas refuses six). */
 #define BLOCK_THREADS_MAX 256
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
+#define BLOCKS_PER_SM_MIN 4
+#else
 #define BLOCKS_PER_SM_MIN 6
+#endif
 __global__ void __launch_bounds__(BLOCK_THREADS_MAX, BLOCKS_PER_SM_MIN)
     render_kernel(unsigned char *framebuffer, const unsigned int *tile_bins,
                   const unsigned int *light_bins, const float *plane_x, const float *plane_y,

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Profiles one stage's render kernel with Nsight Compute (ncu): the sections that show the
+# course's lessons (launch statistics, occupancy, speed of light, memory workload, warp states,
+# source counters per line of render.cu), one launch of render_kernel. The stage is built
+# with -lineinfo into build-lineinfo/ first, so the source page maps to render.cu's lines.
+# Saves results/<gpu-slug>/profiles/<stage>.ncu-rep (open it with ncu-ui, or ncu -i) and a
+# gzip copy, <stage>.ncu-rep.gz, a tenth of the size, which is what the repository keeps
+# (.gitignore leaves out the .ncu-rep: gunzip -k to open a committed one); the raw metrics as
+# <stage>.raw.csv and a short summary as <stage>.profile.txt; and prints the summary.
+#
+# usage: tools/profile.sh [--scene FILE] [--launch N] [--out DIR] STAGE
+#                                       (make profile STAGE=07 [SCENE=FILE] [LAUNCH=N])
+#   STAGE         a stage id (7, 07, 7a) or a folder name
+#   --scene FILE  the scene rendered. Default: scenes/quick.scene (512x512, the whole frame in
+#                 one launch), except for the stages that render in 16 bands (stage 10 on):
+#                 a band of quick.scene is 16 blocks, too few to fill a GPU, so they default to
+#                 scenes/benchmark.scene, whose bands are 4,096 blocks
+#   --launch N    which launch of render_kernel, from 0 (default: band 10 of 16, ground, where
+#                 the work is, for the stages that render in bands; 0 for the others)
+#   --out DIR     where the files go (default results/<gpu-slug>/profiles)
+# environment: NCU (the ncu command; default ncu on PATH, else $CUDA_HOME/bin/ncu),
+#   NVIDIA_SMI (default nvidia-smi), CUDA_ARCH (passed to make).
+# Exit status: 0 profiled; 2 bad arguments, no ncu or no GPU (one line on stderr); 1 a failure of
+# the build or of ncu (its log is named).
+set -euo pipefail
+tools_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+cd "$tools_dir/.."
+
+usage() { sed -n '11,25s/^# \{0,1\}//p' "$0"; }
+fail() { echo "profile: $*" >&2; exit 2; }
+
+scene=''
+launch=''
+out=''
+args=()
+while [ $# -gt 0 ]; do
+    case $1 in
+        -h|--help) usage; exit 0 ;;
+        --scene|--launch|--out)
+            [ $# -ge 2 ] && [ -n "$2" ] || fail "option $1 needs a value"
+            case $1 in --scene) scene=$2 ;; --launch) launch=$2 ;; --out) out=$2 ;; esac
+            shift 2 ;;
+        -*) fail "unknown option '$1' (see --help)" ;;
+        *) args+=("$1"); shift ;;
+    esac
+done
+[ ${#args[@]} -ge 1 ] && [ -n "${args[0]}" ] || fail "no stage given (usage: tools/profile.sh STAGE, or make profile STAGE=07)"
+[ ${#args[@]} -eq 1 ] || fail "too many arguments: '${args[*]}' (usage: tools/profile.sh [options] STAGE)"
+[[ -z $launch || $launch =~ ^[0-9]{1,4}$ ]] || fail "--launch '$launch' is not a launch number (0, 1, ...)"
+[ -z "$scene" ] || [ -f "$scene" ] || fail "no scene file '$scene'"
+
+stages_dir=stages
+. "$tools_dir/stage-names.sh"
+stage=$(resolve "${args[0]}")
+bands=0
+grep -q 'BAND_COUNT' "$stages_dir/$stage/render.cu" && bands=1
+if [ -z "$scene" ]; then
+    if [ $bands -eq 1 ]; then scene=scenes/benchmark.scene; else scene=scenes/quick.scene; fi
+fi
+if [ -z "$launch" ]; then
+    if [ $bands -eq 1 ]; then launch=10; else launch=0; fi
+fi
+
+ncu=${NCU:-}
+if [ -z "$ncu" ]; then
+    ncu=$(command -v ncu || true)
+    if [ -z "$ncu" ]; then
+        nvcc_path=$(command -v nvcc || true)
+        for candidate in "${CUDA_HOME:-}/bin/ncu" "${nvcc_path%/nvcc}/ncu" /usr/local/cuda/bin/ncu; do
+            [ -x "$candidate" ] && { ncu=$candidate; break; }
+        done
+    fi
+fi
+[ -n "$ncu" ] && command -v "$ncu" >/dev/null 2>&1 ||
+    fail "ncu (Nsight Compute) not found${NCU:+ at '$NCU'}: it comes with the CUDA Toolkit (Debian/Ubuntu: apt-get install nsight-compute, or NVIDIA's cuda-nsight-compute-* package); put it on PATH or set NCU=/path/to/ncu"
+
+gpu=$("${NVIDIA_SMI:-nvidia-smi}" --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1 || true)
+[ -n "$gpu" ] || fail "no GPU: ${NVIDIA_SMI:-nvidia-smi} lists none, and Nsight Compute profiles a GPU's kernels"
+out=${out:-results/$("$tools_dir/slug.sh" "$gpu")/profiles}
+mkdir -p "$out" || fail "cannot create '$out'"
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+echo "profile: building $stage with -lineinfo into build-lineinfo/" >&2
+if ! NVCCFLAGS="-O3 -lineinfo" make --no-print-directory BUILD=build-lineinfo "build-lineinfo/$stage" >"$log" 2>&1; then
+    tail -n 20 "$log" >&2
+    echo "profile: the build of $stage failed (above)" >&2
+    exit 1
+fi
+
+report="$out/$stage"
+echo "profile: ncu on $stage, launch $launch of render_kernel, $scene ($gpu)" >&2
+if ! "$ncu" --kernel-name render_kernel --launch-skip "$launch" --launch-count 1 \
+        --section LaunchStats --section Occupancy --section SpeedOfLight \
+        --section MemoryWorkloadAnalysis --section WarpStateStats --section SourceCounters \
+        --import-source yes --force-overwrite --export "$report" \
+        "build-lineinfo/$stage" --scene "$scene" >"$log" 2>&1; then
+    cp "$log" "$report.ncu.log"
+    echo "profile: ncu failed on $stage (its output: $report.ncu.log)" >&2
+    exit 1
+fi
+if [ ! -s "$report.ncu-rep" ]; then
+    cp "$log" "$report.ncu.log"
+    echo "profile: ncu wrote no report for $stage: is launch $launch past its last launch of render_kernel? (its output: $report.ncu.log)" >&2
+    exit 1
+fi
+gzip -9 --keep --force "$report.ncu-rep"
+"$ncu" --import "$report.ncu-rep" --page raw --csv >"$report.raw.csv"
+python3 "$tools_dir/profile_summary.py" "$report.raw.csv" \
+    --title "$stage on $gpu: $scene, launch $launch of render_kernel (ncu $("$ncu" --version | tail -n 1 | awk '{print $2}'))" \
+    | tee "$report.profile.txt"
+echo "profile: report $report.ncu-rep (ncu-ui, or ncu -i; the repository keeps $report.ncu-rep.gz), raw metrics $report.raw.csv" >&2
