@@ -140,8 +140,7 @@ if [[ -n "$hosts" ]]; then
     exit 0
 fi
 
-# --- build and GPUs ----------------------------------------------------------------------
-if [[ "$build" -eq 1 ]]; then make -j"$(nproc)" || die "make failed"; fi
+# --- GPUs and build (the GPUs first: without one there is nothing to build for) -----------
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 "${RUN_NVIDIA_SMI:-nvidia-smi}" --query-gpu=index,name,uuid --format=csv,noheader >"$tmp/all-gpus" 2>/dev/null || true
@@ -153,6 +152,7 @@ awk -F', *' -v want=",$gpus_spec," 'index(want, "," $1 ",")' "$tmp/all-gpus" >"$
 gpu_name="$(head -n1 "$tmp/gpus" | awk -F', *' '{ print $2 }')"
 slug="$("$repo/tools/slug.sh" "$gpu_name")"
 ngpus="$(wc -l <"$tmp/gpus")"
+if [[ "$build" -eq 1 ]]; then make -j"$(nproc)" || die "make failed"; fi
 
 stages=()
 while IFS= read -r path; do
@@ -238,6 +238,7 @@ rm -rf "$dir"/.tmp.* "$dir/.progress" "$dir/.lock"
 # --- reports -----------------------------------------------------------------------------
 if command -v python3 >/dev/null; then
     python3 tools/plot.py "$dir" || echo "run.sh: plots failed" >&2
+    python3 tools/plot.py --compare "$out" || echo "run.sh: the comparison of GPUs failed" >&2
     readme_args=(--results "$out")
     [[ "$out" == "$repo/results" ]] || readme_args+=(--results-only)
     python3 tools/update_readmes.py "${readme_args[@]}" || echo "run.sh: README update failed" >&2

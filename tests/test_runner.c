@@ -555,6 +555,9 @@ static void test_plots_every_stage(void **state) {
     assert_int_equal(sh("grep -q 'plots failed' '%s/err'", f->dir), 1);
     assert_int_equal(sh("file '%s/%s/phases.png' | grep -q 'PNG image' && file '%s/%s/kernel.png' | grep -q 'PNG image'",
                         f->dir, dir, f->dir, dir), 0);
+    /* Every GPU folder side by side: results/gpus.png. */
+    assert_int_equal(sh("grep -q 'comparison of GPUs failed' '%s/err'", f->dir), 1);
+    assert_int_equal(sh("file '%s/results/gpus.png' | grep -q 'PNG image'", f->dir), 0);
     /* Main and side stages, one of them without kernel metrics, one without a total. */
     add_fake_stages(f, "07a-side 03-more");
     assert_int_equal(sh("rm -rf '%s/results'", f->dir), 0);

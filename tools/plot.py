@@ -5,9 +5,16 @@ hatched and labelled):
               bottom: total and kernel per stage on a log axis (median, min-max whiskers), so
               stages whose totals differ 1000x stay readable.
   kernel.png  kernel time per stage (CPU timer and CUDA events; median, min-max whiskers, log).
+With --compare RESULTS, one figure for every GPU folder in RESULTS side by side:
+  RESULTS/gpus.png  total and kernel time of each main-chain stage (means, log axis), one line
+              per GPU, and the study's own GTX 1080 Ti and T4 numbers (RESULTS/reported/*.csv,
+              its stages 1-7) as dashed lines.
 Needs matplotlib; without it prints that the plots were skipped.
 Usage: python3 tools/plot.py RESULTS/GPU-SLUG
+       python3 tools/plot.py --compare RESULTS
 """
+import csv
+import glob
 import math
 import os
 import sys
@@ -119,11 +126,68 @@ def plot_kernel(plt, summary, gpu, path):
     plt.close(fig)
 
 
+def reported_means(results):
+    """{label: {metric: {stage number: mean µs}}} of the study's tables, RESULTS/reported/*.csv."""
+    out = {}
+    for path in sorted(glob.glob(os.path.join(results, "reported", "*.csv"))):
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+        first = next((l for l in lines if l.startswith("#")), "# " + os.path.basename(path))
+        label = first.lstrip("# ").split(":")[0] + " (the study)"
+        data = list(csv.reader(l for l in lines if l and not l.startswith("#")))
+        header = data[0]
+        metrics = {}
+        for row in data[1:]:
+            values = {}
+            for name, value in zip(header[2:], row[2:]):
+                try:
+                    values[int(name.split()[0])] = float(value)
+                except (ValueError, IndexError):
+                    pass
+            metrics[row[0]] = values
+        out[label] = metrics
+    return out
+
+
+def plot_gpus(plt, results):
+    """RESULTS/gpus.png: each GPU folder's main chain, and the study's GPUs, total and kernel."""
+    folders = []
+    for path in sorted(glob.glob(os.path.join(results, "*", "runs.csv"))):
+        rows = sm.load_runs(path)
+        summary = {s: m for s, m in sm.summarize(rows).items() if "total" in m}
+        if summary:
+            folders.append((sm.gpu_of(rows), summary))
+    if not folders:
+        print("plot.py: no campaign in " + results + ", comparison skipped", file=sys.stderr)
+        return 0
+    stages = sorted({s for _, summary in folders for s in sm.main_stages(summary)}, key=sm.stage_key)
+    xs = list(range(len(stages)))
+    number = {sm.stage_number(s): x for s, x in zip(stages, xs)}
+    fig, axes = plt.subplots(2, 1, figsize=(max(9.0, 0.55 * len(xs) + 3), 9), sharex=True)
+    for ax, metric, title in ((axes[0], "total", "Total time per stage (mean, log)"),
+                              (axes[1], "kernel", "Kernel phase per stage (mean, CPU timer, log)")):
+        for gpu, summary in folders:
+            ax.plot(xs, [stat(summary, s, metric, "mean") for s in stages], "o-", label=gpu)
+        for label, metrics in reported_means(results).items():
+            points = sorted((number[n], v) for n, v in metrics.get(metric, {}).items() if n in number)
+            if points:
+                ax.plot([p[0] for p in points], [p[1] for p in points], "s--", label=label)
+        ax.set_yscale("log")
+        ax.grid(True, which="both", axis="y", alpha=0.3)
+        ax.set_ylabel("µs")
+        ax.set_title(title)
+        ax.legend(fontsize="small")
+    axes[1].set_xticks(xs, stages, rotation=30, ha="right")
+    fig.tight_layout()
+    fig.savefig(os.path.join(results, "gpus.png"), dpi=110)
+    plt.close(fig)
+    return 0
+
+
 def main(argv):
-    if len(argv) != 2 or argv[1] in ("-h", "--help"):
+    if len(argv) not in (2, 3) or argv[1] in ("-h", "--help") or (len(argv) == 3 and argv[1] != "--compare"):
         print(__doc__.strip())
-        return 0 if len(argv) == 2 else 2
-    folder = argv[1]
+        return 0 if len(argv) == 2 and argv[1] in ("-h", "--help") else 2
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -131,6 +195,9 @@ def main(argv):
     except ImportError:
         print("plot.py: matplotlib not installed, plots skipped (pip install matplotlib)", file=sys.stderr)
         return 0
+    if argv[1] == "--compare":
+        return plot_gpus(plt, argv[2])
+    folder = argv[1]
     rows = sm.load_runs(os.path.join(folder, "runs.csv"))
     summary = sm.summarize(rows)
     summary = {s: m for s, m in summary.items() if "total" in m or "kernel" in m}

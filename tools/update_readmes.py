@@ -100,6 +100,8 @@ def results_readme(results, folders):
                   "## Kernel time per stage", "", per_gpu_table(folders, "kernel", reported), ""]
     else:
         parts += ["No campaign has been run yet: `./run.sh`.", ""]
+    if os.path.exists(os.path.join(results, "gpus.png")):
+        parts += ["![Total and kernel time per stage on every GPU, and the study's](gpus.png)", ""]
     for name, notes, header, rows in read_reported(results):
         parts += [f"## Reported by the study: `reported/{name}`", "", " ".join(notes), "",
                   sm.table(header[1:], [r[1:] for r in rows]), ""]
@@ -125,6 +127,10 @@ def top_block(folders):
                       ("kernel.png", f"Kernel time per stage on {gpu}")):
         if os.path.exists(os.path.join("results", slug, name)):
             parts += [f"![{alt}](results/{slug}/{name})", ""]
+    if os.path.exists(os.path.join("results", "gpus.png")):
+        parts += ["Every GPU in `results/` side by side, with the study's GTX 1080 Ti and T4 (its stages "
+                  "1-7; `tools/plot.py --compare results`):", "",
+                  "![Total and kernel time per stage on every GPU](results/gpus.png)", ""]
     return "\n".join(parts).rstrip()
 
 
