@@ -55,16 +55,21 @@ static int read_commands(const char *path, struct command *commands, int max)
     return count;
 }
 
-/* The command as run: /tmp/ moved into folder, `make GOAL` as `make -n GOAL` unless GOAL is
- * diff or profile. */
+/* The command as run: /tmp/ moved into folder, build/ at the start of a word into the build
+ * folder of this test run (build-sanitize/ under make SANITIZE=1 test), `make GOAL` as
+ * `make -n GOAL` unless GOAL is diff or profile. */
 static void as_run(const char *text, const char *folder, char *out, size_t size)
 {
     char moved[2048] = "";
     assert_true(strlen(text) + 64 < sizeof moved);
     for (const char *p = text; *p;) {
+        int word_start = p == text || p[-1] == ' ';
         if (strncmp(p, "/tmp/", 5) == 0) {
             snprintf(moved + strlen(moved), sizeof moved - strlen(moved), "%s/", folder);
             p += 5;
+        } else if (word_start && strncmp(p, "build/", 6) == 0) {
+            snprintf(moved + strlen(moved), sizeof moved - strlen(moved), "%s/", test_build_dir());
+            p += 6;
         } else {
             size_t n = strlen(moved);
             moved[n] = *p++;
@@ -153,20 +158,23 @@ static void test_the_checker_rejects_what_it_should(void **state)
 {
     (void)state;
     struct command c = {"build/01-base --bogus", ""};
-    char why[512];
-    struct command_result *r = run_shell(CLEAN_ENV " " NO_GPU_ENV " %s", c.text);
+    char why[512], run[2048];
+    as_run(c.text, "/x", run, sizeof run);
+    struct command_result *r = run_shell(CLEAN_ENV " " NO_GPU_ENV " %s", run);
     assert_int_equal(r->exit_code, 2);
-    assert_false(passes(&c, r, c.text, "", why, sizeof why));
+    assert_false(passes(&c, r, run, "", why, sizeof why));
     struct command d = {"build/01-base --scene scenes/quick.scene", "this text is not in the error"};
-    r = run_shell(CLEAN_ENV " " NO_GPU_ENV " %s", d.text);
-    assert_false(passes(&d, r, d.text, "", why, sizeof why));
-    char run[2048];
+    as_run(d.text, "/x", run, sizeof run);
+    r = run_shell(CLEAN_ENV " " NO_GPU_ENV " %s", run);
+    assert_false(passes(&d, r, run, "", why, sizeof why));
     as_run("make test", "/x", run, sizeof run);
     assert_string_equal(run, "make -n test");
     as_run("make diff STAGE=02", "/x", run, sizeof run);
     assert_string_equal(run, "make diff STAGE=02");
     as_run("build/cpu-reference --output /tmp/a.png", "/x", run, sizeof run);
-    assert_string_equal(run, "build/cpu-reference --output /x/a.png");
+    char expected[256];
+    snprintf(expected, sizeof expected, "%s/cpu-reference --output /x/a.png", test_build_dir());
+    assert_string_equal(run, expected);
 }
 
 int main(void)
