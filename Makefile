@@ -70,7 +70,7 @@ NVCC_LDFLAGS := $(if $(filter 1,$(SANITIZE)),$(foreach f,-fsanitize=address -fsa
 # The main chain (stages/NN-name) and the side stages that branch from it (stages/NNx-name).
 STAGES := $(sort $(notdir $(wildcard stages/[0-9][0-9]-* stages/[0-9][0-9][a-z]-*)))
 STAGE_BINS := $(addprefix $(BUILD)/,$(STAGES))
-HOST_SOURCES := scene options report image cpu_reference host_pages
+HOST_SOURCES := scene files options report image cpu_reference host_pages
 HOST_OBJECTS := $(addprefix $(BUILD)/obj/,$(addsuffix .o,$(HOST_SOURCES)))
 STAGE_OBJECTS := $(BUILD)/obj/stage_main.o $(BUILD)/obj/gpu.o $(BUILD)/obj/ray_count.o
 TEST_SOURCES := $(sort $(wildcard tests/test_*.c))
@@ -170,9 +170,9 @@ FUZZ_DIR ?= build/fuzz
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
               -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Icommon
 
-$(FUZZ_DIR)/scene_fuzzer: fuzz/scene_fuzzer.c common/scene.c $(HEADERS)
+$(FUZZ_DIR)/scene_fuzzer: fuzz/scene_fuzzer.c common/scene.c common/files.c $(HEADERS)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/scene_fuzzer.c common/scene.c -lm
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/scene_fuzzer.c common/scene.c common/files.c -lm
 
 fuzz-build: $(FUZZ_DIR)/scene_fuzzer
 

@@ -69,7 +69,7 @@ stage_selected() {
     done
     return 1
 }
-bad_usage() { echo "run.sh: error: $*" >&2; usage >&2; exit 2; }
+bad_usage() { echo "run.sh: error: $* (see ./run.sh --help)" >&2; exit 2; }
 
 # GNU parallel quotes remote commands for the login shell named by $SHELL; where that is unset
 # (containers, cron, CI) it guesses and a --hosts campaign runs nothing there.
@@ -104,7 +104,36 @@ while [[ $# -gt 0 ]]; do
     esac
     case "$opt" in --hosts|--out) ;; *) forward+=("$opt" "$val") ;; esac
 done
-mkdir -p "$out"
+# --- everything checked before anything is written ------------------------------------------
+(( ${#runs} <= 6 )) || bad_usage "--runs $runs is too many (at most 999999)"
+(( ${#timeout_s} <= 6 )) || bad_usage "--timeout $timeout_s is too long (at most 999999 seconds)"
+[[ -f "$scene" ]] || bad_usage "--scene '$scene': no such file"
+[[ ! -e "$out" || -d "$out" ]] || bad_usage "--out '$out' exists and is not a folder"
+if [[ -n "$hosts" ]]; then
+    [[ -f "$hosts" ]] || bad_usage "--hosts '$hosts' is not a file"
+    grep -q -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$hosts" \
+        || bad_usage "--hosts '$hosts' names no login (one sshlogin a line; ':' is this machine)"
+fi
+if [[ -n "$gpus_spec" ]]; then
+    twice="$(tr ',' '\n' <<<"$gpus_spec" | sort -n | uniq -d | head -n1)"
+    [[ -z "$twice" ]] || bad_usage "--gpus '$gpus_spec' names GPU $twice twice"
+fi
+if [[ -n "$stages_spec" ]]; then
+    # Each item must name at least one stage folder (a typo would silently time fewer stages).
+    stage_dirs=()
+    for d in "${RUN_STAGES_DIR:-$repo/stages}"/[0-9][0-9]-* "${RUN_STAGES_DIR:-$repo/stages}"/[0-9][0-9][a-z]-*; do
+        [[ -d "$d" ]] && stage_dirs+=("${d##*/}")
+    done
+    IFS=',' read -r -a items <<<"$stages_spec"
+    for item in "${items[@]}"; do
+        found=0
+        for name in "${stage_dirs[@]}"; do
+            stage_selected "$name" "$item" && { found=1; break; }
+        done
+        [[ "$found" -eq 1 ]] || bad_usage "--stages item '$item' names no stage in stages/"
+    done
+fi
+mkdir -p "$out" || die "cannot create --out '$out'"
 out="$(cd "$out" && pwd)"
 [[ "$bin_dir" == /* ]] || bin_dir="$repo/$bin_dir"
 

@@ -26,7 +26,11 @@ int main(int argc, char **argv)
         if (strcmp(argv[i], "--help") == 0) {
             usage(stdout);
             return 0;
-        } else if (strcmp(argv[i], "--max-differing-percent") == 0 && i + 1 < argc) {
+        } else if (strcmp(argv[i], "--max-differing-percent") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "%s: error: option --max-differing-percent needs a value\n", program);
+                return 2;
+            }
             char *end;
             errno = 0;
             max_percent = strtod(argv[++i], &end);
@@ -37,13 +41,14 @@ int main(int argc, char **argv)
         } else if (argv[i][0] != '-' && path_count < 2) {
             paths[path_count++] = argv[i];
         } else {
-            fprintf(stderr, "%s: error: unexpected argument '%s'\n", program, argv[i]);
-            usage(stderr);
+            fprintf(stderr, "%s: error: %s '%s' (see --help)\n", program,
+                    argv[i][0] == '-' ? "unknown option" : "a third image", argv[i]);
             return 2;
         }
     }
     if (path_count != 2) {
-        usage(stderr);
+        fprintf(stderr, "%s: error: two images are needed, %d given (see --help)\n", program,
+                path_count);
         return 2;
     }
     struct image images[2];

@@ -1,6 +1,9 @@
 #include "image.h"
 
+#include "files.h"
+
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,6 +116,10 @@ int image_write(const char *path, const struct image *image, char *error, size_t
         snprintf(error, error_size, "%s: cannot write the output: %s", path, strerror(errno));
         return -1;
     }
+    /* Past the file-size limit (ulimit -f) the kernel sends SIGXFSZ, whose default ends the
+     * process and leaves the temporary file behind; ignored, the write fails with EFBIG instead
+     * and the error path below cleans up. */
+    void (*previous_xfsz)(int) = signal(SIGXFSZ, SIG_IGN);
     int failed;
     errno = 0;
     if (strcmp(extension_of(path), ".ppm") == 0) {
@@ -125,6 +132,8 @@ int image_write(const char *path, const struct image *image, char *error, size_t
     }
     failed |= ferror(file);
     failed |= fclose(file) != 0;
+    if (previous_xfsz != SIG_ERR)
+        signal(SIGXFSZ, previous_xfsz);
     if (failed || rename(temporary, path) != 0) {
         int saved = errno;
         remove(temporary);
@@ -135,15 +144,83 @@ int image_write(const char *path, const struct image *image, char *error, size_t
     return 0;
 }
 
-int image_read(const char *path, struct image *image, char *error, size_t error_size)
+/* The next number of a binary PPM header, after blanks and # comments; -1 if there is none. */
+static long ppm_header_number(FILE *file)
 {
-    int channels;
-    image->rgb = stbi_load(path, &image->width, &image->height, &channels, 3);
-    if (!image->rgb) {
-        snprintf(error, error_size, "%s: cannot read image: %s", path, stbi_failure_reason());
+    int c = fgetc(file);
+    while (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '#') {
+        if (c == '#')
+            while (c != '\n' && c != EOF)
+                c = fgetc(file);
+        c = fgetc(file);
+    }
+    long value = -1;
+    while (c >= '0' && c <= '9' && value < 1000000) {
+        value = (value < 0 ? 0 : value * 10) + (c - '0');
+        c = fgetc(file);
+    }
+    /* One blank ends the number; the pixels follow the last one at once. */
+    if (value >= 0 && !(c == ' ' || c == '\t' || c == '\r' || c == '\n'))
+        return -1;
+    return value;
+}
+
+/* A binary PPM (P6, maxval 255), read strictly: stb_image would pad a truncated one with black
+ * pixels and compare it as if it were whole. */
+static int read_ppm(FILE *file, const char *path, struct image *image, char *error,
+                    size_t error_size)
+{
+    long width = ppm_header_number(file), height = ppm_header_number(file);
+    long maxval = ppm_header_number(file);
+    if (width < 1 || height < 1 || width > 32768 || height > 32768 || maxval != 255) {
+        snprintf(error, error_size,
+                 "%s: cannot read image: not a binary PPM this course writes (P6, width and height "
+                 "1 to 32768, maxval 255)",
+                 path);
+        return -1;
+    }
+    if (image_alloc(image, (int)width, (int)height)) {
+        snprintf(error, error_size, "%s: cannot read image: out of memory for %ldx%ld pixels", path,
+                 width, height);
+        return -1;
+    }
+    size_t bytes = (size_t)width * (size_t)height * 3;
+    size_t got = fread(image->rgb, 1, bytes, file);
+    if (got != bytes || fgetc(file) != EOF) {
+        snprintf(error, error_size,
+                 got != bytes ? "%s: cannot read image: truncated, %zu of the %zu bytes of pixels its "
+                                "header announces"
+                              : "%s: cannot read image: %zu bytes of pixels, then more data than its "
+                                "header announces (%zu)",
+                 path, got, bytes);
+        image_free(image);
         return -1;
     }
     return 0;
+}
+
+int image_read(const char *path, struct image *image, char *error, size_t error_size)
+{
+    memset(image, 0, sizeof *image);
+    FILE *file = open_regular_file(path, "image", IMAGE_MAX_FILE_BYTES, error, error_size);
+    if (!file)
+        return -1;
+    unsigned char magic[2] = {0, 0};
+    int status = 0;
+    if (fread(magic, 1, 2, file) == 2 && magic[0] == 'P' && magic[1] == '6') {
+        status = read_ppm(file, path, image, error, error_size);
+    } else {
+        rewind(file);
+        int channels;
+        image->rgb = stbi_load_from_file(file, &image->width, &image->height, &channels, 3);
+        if (!image->rgb) {
+            snprintf(error, error_size, "%s: cannot read image: %s (a PNG or a binary PPM is expected)",
+                     path, stbi_failure_reason());
+            status = -1;
+        }
+    }
+    fclose(file);
+    return status;
 }
 
 int image_compare(const struct image *a, const struct image *b, struct image_difference *diff)

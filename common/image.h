@@ -36,7 +36,11 @@ int image_check_output_path(const char *path, char *error, size_t error_size);
 /* Writes through a temporary file renamed into place: no partial file is ever left behind. */
 int image_write(const char *path, const struct image *image, char *error, size_t error_size);
 
-/* Reads PNG or PPM through stb_image. */
+/* Images read are regular files of at most this size (a 32768x32768 PPM is 3.2 GB). */
+#define IMAGE_MAX_FILE_BYTES (4LL << 30)
+
+/* Reads a PNG (through stb_image) or a binary PPM (strictly: a truncated one is refused); a
+ * path that is not a regular file is refused before anything is read. */
 int image_read(const char *path, struct image *image, char *error, size_t error_size);
 
 /* -1 when the sizes differ. */

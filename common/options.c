@@ -11,6 +11,8 @@
 #define MAX_DEVICE_INDEX 1024
 #define MAX_THREADS 4096
 
+/* 0 and *value for a whole number in min..max; -1 for text that is not a whole number; -2 for a
+ * whole number out of range (however many digits it has), so that the message can say which. */
 static int parse_whole(const char *text, long long min, long long max, long long *value)
 {
     if (!text || *text < '0' || *text > '9')
@@ -18,10 +20,24 @@ static int parse_whole(const char *text, long long min, long long max, long long
     char *end;
     errno = 0;
     long long v = strtoll(text, &end, 10);
-    if (*end != '\0' || errno == ERANGE || v < min || v > max)
+    if (*end != '\0')
         return -1;
+    if (errno == ERANGE || v < min || v > max)
+        return -2;
     *value = v;
     return 0;
+}
+
+/* The message for a count option that parse_whole refused. */
+static void count_error(const char *option, const char *text, int why, long long min,
+                        long long max, char *error, size_t error_size)
+{
+    if (why == -2)
+        snprintf(error, error_size, "%s '%.40s' is out of range (%lld to %lld)", option, text, min,
+                 max);
+    else
+        snprintf(error, error_size, "%s '%.40s' is not a count from %lld to %lld", option, text,
+                 min, max);
 }
 
 int options_parse_size(const char *text, long long *width, long long *height)
@@ -33,10 +49,12 @@ int options_parse_size(const char *text, long long *width, long long *height)
     memcpy(left, text, (size_t)(x - text));
     left[x - text] = '\0';
     /* Sides are parsed against a generous bound first so that "0x0" and "100000x100000"
-     * reach the size check, which names the real limits. */
-    if (parse_whole(left, 0, 1000000000LL, width) || parse_whole(x + 1, 0, 1000000000LL, height))
+     * reach the size check, which names the real limits; a side of more digits than that bound
+     * is -2, "too large", not "not WxH". */
+    int w = parse_whole(left, 0, 1000000000LL, width), h = parse_whole(x + 1, 0, 1000000000LL, height);
+    if (w == -1 || h == -1)
         return -1;
-    return 0;
+    return w || h ? -2 : 0;
 }
 
 static int needs_value(int argc, char **argv, int i, char *error, size_t error_size)
@@ -65,7 +83,13 @@ int options_parse(int argc, char **argv, unsigned accepted, struct options *o, c
         } else if (strcmp(arg, "--size") == 0) {
             if (needs_value(argc, argv, i, error, error_size))
                 return -1;
-            if (options_parse_size(argv[++i], &a, &b)) {
+            int why = options_parse_size(argv[++i], &a, &b);
+            if (why == -2) {
+                snprintf(error, error_size, "--size '%.40s' is too large (each side at most %d)",
+                         argv[i], SCENE_MAX_SIDE);
+                return -1;
+            }
+            if (why) {
                 snprintf(error, error_size, "--size '%.40s' is not WIDTHxHEIGHT (e.g. 1024x768)",
                          argv[i]);
                 return -1;
@@ -83,9 +107,12 @@ int options_parse(int argc, char **argv, unsigned accepted, struct options *o, c
         } else if (strcmp(arg, "--device") == 0 && (accepted & OPTION_GPU)) {
             if (needs_value(argc, argv, i, error, error_size))
                 return -1;
-            if (parse_whole(argv[++i], 0, MAX_DEVICE_INDEX, &a)) {
-                snprintf(error, error_size, "--device '%.40s' is not a device index (0, 1, ...)",
-                         argv[i]);
+            int why = parse_whole(argv[++i], 0, MAX_DEVICE_INDEX, &a);
+            if (why) {
+                snprintf(error, error_size,
+                         why == -2 ? "--device '%.40s' is out of range (0 to %d)"
+                                   : "--device '%.40s' is not a device index (0 to %d)",
+                         argv[i], MAX_DEVICE_INDEX);
                 return -1;
             }
             o->device = (int)a;
@@ -105,30 +132,45 @@ int options_parse(int argc, char **argv, unsigned accepted, struct options *o, c
         } else if (strcmp(arg, "--threads") == 0 && (accepted & OPTION_THREADS)) {
             if (needs_value(argc, argv, i, error, error_size))
                 return -1;
-            if (parse_whole(argv[++i], 1, MAX_THREADS, &a)) {
-                snprintf(error, error_size, "--threads '%.40s' is not a count from 1 to %d",
-                         argv[i], MAX_THREADS);
+            int why = parse_whole(argv[++i], 1, MAX_THREADS, &a);
+            if (why) {
+                count_error("--threads", argv[i], why, 1, MAX_THREADS, error, error_size);
                 return -1;
             }
             o->threads = (int)a;
         } else if (strcmp(arg, "--rays-per-thread") == 0 && (accepted & OPTION_RAYS_PER_THREAD)) {
             if (needs_value(argc, argv, i, error, error_size))
                 return -1;
-            if (parse_whole(argv[++i], 1, OPTIONS_MAX_RAYS_PER_THREAD, &a)) {
-                snprintf(error, error_size, "--rays-per-thread '%.40s' is not a count from 1 to %d",
-                         argv[i], OPTIONS_MAX_RAYS_PER_THREAD);
+            int why = parse_whole(argv[++i], 1, OPTIONS_MAX_RAYS_PER_THREAD, &a);
+            if (why) {
+                count_error("--rays-per-thread", argv[i], why, 1, OPTIONS_MAX_RAYS_PER_THREAD, error,
+                            error_size);
                 return -1;
             }
             o->rays_per_thread = (int)a;
         } else if (strcmp(arg, "--frames") == 0 && (accepted & OPTION_FRAMES)) {
             if (needs_value(argc, argv, i, error, error_size))
                 return -1;
-            if (parse_whole(argv[++i], 1, OPTIONS_MAX_FRAMES, &a)) {
-                snprintf(error, error_size, "--frames '%.40s' is not a count from 1 to %d", argv[i],
-                         OPTIONS_MAX_FRAMES);
+            int why = parse_whole(argv[++i], 1, OPTIONS_MAX_FRAMES, &a);
+            if (why) {
+                count_error("--frames", argv[i], why, 1, OPTIONS_MAX_FRAMES, error, error_size);
                 return -1;
             }
             o->frames = (int)a;
+        } else if (!(accepted & OPTION_GPU) &&
+                   (strcmp(arg, "--csv") == 0 || strcmp(arg, "--device") == 0 ||
+                    strcmp(arg, "--block") == 0 || strcmp(arg, "--rays-per-thread") == 0 ||
+                    strcmp(arg, "--frames") == 0)) {
+            /* Only the CPU reference parses without OPTION_GPU. */
+            snprintf(error, error_size,
+                     "option %s is for the GPU stages; the CPU reference renders on the CPU "
+                     "(its own option: --threads)",
+                     arg);
+            return -1;
+        } else if (strcmp(arg, "--threads") == 0) {
+            snprintf(error, error_size,
+                     "option --threads is for the CPU reference; a stage renders on the GPU");
+            return -1;
         } else if (strcmp(arg, "--rays-per-thread") == 0 || strcmp(arg, "--frames") == 0) {
             snprintf(error, error_size, "option %s is not available in this stage", arg);
             return -1;

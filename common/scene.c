@@ -1,5 +1,7 @@
 #include "scene.h"
 
+#include "files.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <float.h>
@@ -243,6 +245,33 @@ static int parse_line(struct parser *p, struct scene *scene, char *line, int *se
     return 0;
 }
 
+/* Plain ASCII only, and named when not: a CR that does not end a CRLF line (old Mac line ends
+ * run the whole file into one line), a byte above 0x7F (UTF-8, for example a non-breaking space
+ * pasted from a document), a control byte. Reports the first, with its column. */
+static int scan_line(const struct parser *p, const unsigned char *line, size_t length)
+{
+    for (size_t k = 0; k < length; ++k) {
+        unsigned char c = line[k];
+        int column = (int)k + 1;
+        if (c == '\r')
+            return fail(p, "a carriage return (CR) in column %d that does not end the line: line "
+                           "ends must be LF or CRLF, not CR alone (old Mac line ends)",
+                        column);
+        if (c == 0xC2 && k + 1 < length && line[k + 1] == 0xA0)
+            return fail(p, "unexpected character (bytes 0xC2 0xA0, a UTF-8 non-breaking space) in "
+                           "column %d: scene files are plain ASCII",
+                        column);
+        if (c > 0x7E)
+            return fail(p, "unexpected character (byte 0x%02x, not ASCII) in column %d: scene files "
+                           "are plain ASCII",
+                        c, column);
+        if (c < 0x20 && c != '\t')
+            return fail(p, "unexpected character (byte 0x%02x, a control byte) in column %d", c,
+                        column);
+    }
+    return 0;
+}
+
 int scene_parse(const char *text, size_t length, const char *name, struct scene *scene,
                 char *error, size_t error_size)
 {
@@ -252,6 +281,12 @@ int scene_parse(const char *text, size_t length, const char *name, struct scene 
     char line[MAX_LINE_BYTES + 1];
 
     memset(scene, 0, sizeof *scene);
+    if (length >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
+        p.line = 1;
+        fail(&p, "the file starts with a UTF-8 byte-order mark (bytes 0xEF 0xBB 0xBF): save it as "
+                 "plain ASCII");
+        goto failed;
+    }
     size_t at = 0;
     while (at < length) {
         ++p.line;
@@ -259,16 +294,16 @@ int scene_parse(const char *text, size_t length, const char *name, struct scene 
         while (end < length && text[end] != '\n')
             ++end;
         size_t line_length = end - at;
-        if (line_length > MAX_LINE_BYTES) {
+        /* A CRLF line is as long as its LF twin: the CR before the LF is not counted. */
+        size_t counted = line_length > 0 && text[end - 1] == '\r' ? line_length - 1 : line_length;
+        if (scan_line(&p, (const unsigned char *)text + at, counted))
+            goto failed;
+        if (counted > MAX_LINE_BYTES) {
             fail(&p, "line longer than %d characters", MAX_LINE_BYTES);
             goto failed;
         }
-        if (memchr(text + at, '\0', line_length)) {
-            fail(&p, "unexpected character (byte 0x00)");
-            goto failed;
-        }
-        memcpy(line, text + at, line_length);
-        line[line_length] = '\0';
+        memcpy(line, text + at, counted);
+        line[counted] = '\0';
         if (parse_line(&p, scene, line, seen_on, &sphere_capacity))
             goto failed;
         at = end + 1;
@@ -295,11 +330,9 @@ failed:
 int scene_load(const char *path, struct scene *scene, char *error, size_t error_size)
 {
     memset(scene, 0, sizeof *scene);
-    FILE *file = fopen(path, "rb");
-    if (!file) {
-        snprintf(error, error_size, "%s: cannot open scene file: %s", path, strerror(errno));
+    FILE *file = open_regular_file(path, "scene file", SCENE_MAX_FILE_BYTES, error, error_size);
+    if (!file)
         return -1;
-    }
     char *text = malloc(SCENE_MAX_FILE_BYTES + 1);
     if (!text) {
         fclose(file);
@@ -311,8 +344,8 @@ int scene_load(const char *path, struct scene *scene, char *error, size_t error_
     fclose(file);
     int result = -1;
     if (read_error)
-        snprintf(error, error_size, "%s: cannot read scene file (is it a directory?)", path);
-    else if (length > SCENE_MAX_FILE_BYTES)
+        snprintf(error, error_size, "%s: cannot read scene file: %s", path, strerror(errno));
+    else if (length > SCENE_MAX_FILE_BYTES) /* it grew since it was opened */
         snprintf(error, error_size, "%s: scene file larger than %d bytes", path,
                  SCENE_MAX_FILE_BYTES);
     else

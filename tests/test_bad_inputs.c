@@ -196,6 +196,10 @@ static void leftovers_in(const char *folder, int top, char *found, size_t size)
         size_t used = strlen(found);
         if (strcmp(n, ".") == 0 || strcmp(n, "..") == 0)
             continue;
+        /* Inputs that a row's command makes for the program (tests/bad_inputs.tsv's header). */
+        size_t length = strlen(n);
+        if (top && length > 6 && strcmp(n + length - 6, ".scene") == 0)
+            continue;
         if (top && strcmp(n, "dir.png") == 0) {
             char inside[PATH_MAX + 16];
             snprintf(inside, sizeof inside, "%s/dir.png", folder);

@@ -126,6 +126,88 @@ static void compare_images_tool_reports_and_judges(void **state)
     remove_temporary_folder(folder);
 }
 
+/* compare-images on hostile input: status 2 and one line naming the file and what is wrong, never
+ * a comparison of half an image, never a hang. */
+static void compare_images_refuses_bad_files_and_arguments(void **state)
+{
+    (void)state;
+    char *folder = make_temporary_folder();
+    char good[256];
+    snprintf(good, sizeof good, "%s/good.ppm", folder);
+    struct image a;
+    gradient(&a, 100, 100);
+    char error[IMAGE_ERROR_BYTES];
+    assert_int_equal(image_write(good, &a, error, sizeof error), 0);
+    image_free(&a);
+    const struct {
+        const char *make; /* shell words that make the second argument, $F, in the folder */
+        const char *expected;
+    } cases[] = {
+        {"head -c 5000 \"$G\" >\"$F\"", "truncated, 4985 of the 30000 bytes of pixels"},
+        {"head -c 15 \"$G\" >\"$F\"", "truncated, 0 of the 30000 bytes of pixels"},
+        {"cat \"$G\" \"$G\" >\"$F\"", "more data than its header announces"},
+        {"printf 'P6\\n100 100\\n65535\\n' >\"$F\"", "not a binary PPM this course writes"},
+        {"printf 'P6\\n0 100\\n255\\n' >\"$F\"", "not a binary PPM this course writes"},
+        {"echo garbage >\"$F\"", "cannot read image: unknown image type"},
+        {"head -c 100 \"$G\" | sed 1s/P6/P3/ >\"$F\"", "cannot read image"},
+        {"mkfifo \"$F\"", "it is a named pipe (FIFO), not a regular file"},
+        {"mkdir \"$F\"", "it is a directory"},
+        {":", "cannot open image: No such file or directory"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char bad[256];
+        snprintf(bad, sizeof bad, "%s/bad-%zu.ppm", folder, k);
+        struct command_result *r =
+            run_shell("G='%s' F='%s' && %s && timeout 10 %s/compare-images \"$G\" \"$F\"", good, bad,
+                      cases[k].make, test_build_dir());
+        if (r->exit_code != 2 || !strstr(r->err, cases[k].expected) ||
+            strchr(r->err, '\n') != r->err + strlen(r->err) - 1 || r->out[0])
+            fail_msg("case %zu (%s): status %d, stderr: %s, stdout: %s", k, cases[k].make, r->exit_code,
+                     r->err, r->out);
+        if (!strstr(r->err, bad))
+            fail_msg("case %zu: the message does not name %s: %s", k, bad, r->err);
+    }
+    const struct {
+        const char *args, *expected;
+    } usage[] = {
+        {"\"$G\" \"$G\" --max-differing-percent", "option --max-differing-percent needs a value"},
+        {"\"$G\" \"$G\" --max-differing-percent 101", "'101' is not a percentage"},
+        {"\"$G\"", "two images are needed, 1 given"},
+        {"", "two images are needed, 0 given"},
+        {"\"$G\" \"$G\" \"$G\"", "a third image"},
+        {"\"$G\" \"$G\" --frobnicate", "unknown option '--frobnicate'"},
+    };
+    for (size_t k = 0; k < sizeof usage / sizeof *usage; k++) {
+        struct command_result *r =
+            run_shell("G='%s' && %s/compare-images %s", good, test_build_dir(), usage[k].args);
+        if (r->exit_code != 2 || !strstr(r->err, usage[k].expected) ||
+            strchr(r->err, '\n') != r->err + strlen(r->err) - 1)
+            fail_msg("arguments %s: status %d, stderr: %s", usage[k].args, r->exit_code, r->err);
+    }
+    remove_temporary_folder(folder);
+}
+
+/* An image that stops at the file-size limit (ulimit -f): a message, status 1, and neither the
+ * temporary file nor a partial image left; an earlier image of that name is kept whole. */
+static void a_write_that_fails_half_way_leaves_nothing(void **state)
+{
+    (void)state;
+    char *folder = make_temporary_folder();
+    char root[4096];
+    assert_non_null(getcwd(root, sizeof root));
+    struct command_result *r = run_shell(
+        "cd '%s' && echo earlier >out.ppm && (ulimit -f 50; '%s/%s/cpu-reference' --scene '%s/scenes/quick.scene' "
+        "--output out.ppm)",
+        folder, root, test_build_dir(), root);
+    assert_int_equal(r->exit_code, 1);
+    assert_non_null(strstr(r->err, "out.ppm: writing the image failed: File too large"));
+    r = run_shell("cd '%s' && ls -A", folder);
+    assert_string_equal(r->out, "out.ppm\n");
+    r = run_shell("cat '%s/out.ppm'", folder);
+    assert_string_equal(r->out, "earlier\n");
+    remove_temporary_folder(folder);
+}
+
 static void output_paths_are_checked_before_rendering(void **state)
 {
     (void)state;
@@ -159,6 +241,8 @@ int main(void)
         cmocka_unit_test(ppm_round_trip_is_binary_p6),
         cmocka_unit_test(compare_counts_pixels_and_largest_difference),
         cmocka_unit_test(compare_images_tool_reports_and_judges),
+        cmocka_unit_test(compare_images_refuses_bad_files_and_arguments),
+        cmocka_unit_test(a_write_that_fails_half_way_leaves_nothing),
         cmocka_unit_test(output_paths_are_checked_before_rendering),
     };
     return cmocka_run_group_tests_name("images", tests, NULL, NULL);

@@ -102,12 +102,46 @@ static int teardown(void **state) {
 static void test_bad_options(void **state) {
     REQUIRE_TOOLS();
     fixture *f = *state;
-    assert_int_equal(RUN(f, "", "--bogus"), 2);
-    assert_int_equal(sh("grep -q '^usage: ./run.sh' '%s/err'", f->dir), 0);
-    assert_int_equal(RUN(f, "", "--runs abc"), 2);
-    assert_int_equal(RUN(f, "", "--stages x"), 2);
-    assert_int_equal(RUN(f, "", "--gpus"), 2);
-    assert_int_equal(sh("grep -q 'usage' '%s/err'", f->dir), 0);
+    /* Each bad argument: status 2, one line naming it, and nothing written (no --out folder). */
+    const struct {
+        const char *args, *message;
+    } bad[] = {
+        {"--bogus", "unknown option '--bogus'"},
+        {"--runs abc", "--runs needs a positive number"},
+        {"--runs 99999999999999999999", "--runs 99999999999999999999 is too many"},
+        {"--timeout 99999999999999999999", "--timeout 99999999999999999999 is too long"},
+        {"--stages x", "--stages item 'x' is not N, Nx or N-M"},
+        {"--stages 1,98", "--stages item '98' names no stage"},
+        {"--stages 7z", "--stages item '7z' names no stage"},
+        {"--stages 90-95", "--stages item '90-95' names no stage"},
+        {"--gpus", "--gpus needs a value"},
+        {"--gpus 0,1,0", "--gpus '0,1,0' names GPU 0 twice"},
+        {"--scene no-such.scene", "--scene 'no-such.scene': no such file"},
+        {"--hosts /dev/null", "--hosts '/dev/null' is not a file"},
+        {"--hosts stages", "--hosts 'stages' is not a file"},
+        {"--hosts EMPTY", "names no login"},
+    };
+    assert_int_equal(sh("echo '# no login here' >'%s/empty-hosts'", f->dir), 0);
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        assert_int_equal(sh("rm -rf '%s/results'", f->dir), 0);
+        char args[512];
+        if (strcmp(bad[k].args, "--hosts EMPTY") == 0)
+            snprintf(args, sizeof args, "--hosts '%s/empty-hosts'", f->dir);
+        else
+            snprintf(args, sizeof args, "%s", bad[k].args);
+        int status = RUN(f, "", args);
+        if (status != 2 || sh("test $(wc -l <'%s/err') -eq 1 && grep -qF -- \"%s\" '%s/err'", f->dir,
+                              bad[k].message, f->dir) != 0) {
+            sh("sed 's/^/# run.sh: /' '%s/err'", f->dir);
+            fail_msg("run.sh %s: status %d, expected 2 and one line with '%s'", args, status,
+                     bad[k].message);
+        }
+        assert_int_equal(sh("test ! -e '%s/results'", f->dir), 0);
+    }
+    /* --out naming a file. */
+    assert_int_equal(sh("cd '%s' && ./run.sh --no-build --out README.md >'%s/out' 2>'%s/err'", repo,
+                        f->dir, f->dir), 2);
+    assert_int_equal(sh("grep -qF -- \"--out 'README.md' exists and is not a folder\" '%s/err'", f->dir), 0);
     assert_int_equal(RUN(f, "", "--help"), 0);
     assert_int_equal(sh("grep -q '^usage: ./run.sh' '%s/out'", f->dir), 0);
 }
@@ -567,6 +601,13 @@ static void test_plots_every_stage(void **state) {
                         f->dir, dir), 0);
     assert_int_equal(sh("python3 tools/plot.py '%s/%s' 2>'%s/err'", f->dir, dir, f->dir), 0);
     assert_int_equal(sh("test ! -s '%s/err'", f->dir), 0);
+    /* A plot that cannot be written whole (the file-size limit): one line, status 1, the earlier
+     * picture kept, no partial file. */
+    assert_int_equal(sh("cd '%s/%s' && cp phases.png before.png && (ulimit -f 4; python3 '%s/tools/plot.py' . 2>'%s/err')",
+                        f->dir, dir, repo, f->dir), 1);
+    assert_int_equal(sh("grep -q '^plot.py: error: cannot write ./phases.png: File too large$' '%s/err' && "
+                        "test $(wc -l <'%s/err') -eq 1", f->dir, f->dir), 0);
+    assert_int_equal(sh("cd '%s/%s' && cmp -s phases.png before.png && ! ls | grep -q partial", f->dir, dir), 0);
     assert_int_equal(sh("file '%s/%s/phases.png' | grep -q 'PNG image' && file '%s/%s/kernel.png' | grep -q 'PNG image'",
                         f->dir, dir, f->dir, dir), 0);
 }

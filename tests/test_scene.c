@@ -90,7 +90,7 @@ static const struct bad_case bad_cases[] = {
     {"background 94 156 256\n", "t.scene:1: 'background': channel 256 is out of range [0, 255]"},
     {"ambient -0.1\n", "t.scene:1: 'ambient': coefficient -0.1 is out of range [0, 1]"},
     {"size 64 48\ncamera 0 0 1\n", "t.scene: missing 'background r g b (0..255)'"},
-    {"size 64 48\ncam\x01 1 2 3\n", "t.scene:2: unexpected character (byte 0x01)"},
+    {"size 64 48\ncam\x01 1 2 3\n", "t.scene:2: unexpected character (byte 0x01, a control byte) in column 4"},
 };
 
 static void every_bad_file_is_named_with_its_line(void **state)
@@ -121,7 +121,7 @@ static void a_truncated_file_and_a_nul_byte_are_errors(void **state)
     assert_string_equal(error, "t.scene:9: 'sphere' needs 7 values (radius cx cy cz r g b), got 3");
     const char with_nul[] = "size 64 48\nca\0mera 0 0 1\n";
     assert_int_equal(scene_parse(with_nul, sizeof with_nul - 1, "t.scene", &s, error, sizeof error), -1);
-    assert_string_equal(error, "t.scene:2: unexpected character (byte 0x00)");
+    assert_string_equal(error, "t.scene:2: unexpected character (byte 0x00, a control byte) in column 3");
 }
 
 static void an_overlong_line_is_an_error(void **state)
@@ -136,6 +136,59 @@ static void an_overlong_line_is_an_error(void **state)
     assert_string_equal(error, "t.scene:1: line longer than 1024 characters");
 }
 
+/* A line of exactly 1024 characters is accepted with LF and with CRLF (the CR is not counted);
+ * one character more is refused either way. */
+static void crlf_lines_at_the_limit_are_accepted_like_lf_lines(void **state)
+{
+    (void)state;
+    static char text[8192];
+    char comment[1100];
+    struct scene s;
+    char error[SCENE_ERROR_BYTES];
+    for (int crlf = 0; crlf < 2; crlf++) {
+        for (int length = 1024; length <= 1025; length++) {
+            memset(comment, '#', (size_t)length);
+            comment[length] = '\0';
+            snprintf(text, sizeof text, "%s%s\n" VALID_HEADER "sphere 0.5 0 0 -3 1 0 0\n", comment,
+                     crlf ? "\r" : "");
+            int status = parse(text, &s, error);
+            if (length == 1024) {
+                if (status != 0)
+                    fail_msg("a %s line of 1024 characters was refused: %s", crlf ? "CRLF" : "LF", error);
+                scene_free(&s);
+            } else {
+                assert_int_equal(status, -1);
+                assert_string_equal(error, "t.scene:1: line longer than 1024 characters");
+            }
+        }
+    }
+}
+
+/* Text that is not plain ASCII, or not Unix or DOS text, is named for what it is. */
+static void foreign_text_is_named_for_what_it_is(void **state)
+{
+    (void)state;
+    const struct bad_case cases[] = {
+        {"\xEF\xBB\xBFsize 64 48\n",
+         "t.scene:1: the file starts with a UTF-8 byte-order mark (bytes 0xEF 0xBB 0xBF): save it as plain ASCII"},
+        {"size 64 48\rcamera 0 0 1\r",
+         "t.scene:1: a carriage return (CR) in column 11 that does not end the line: line ends must be LF or CRLF, "
+         "not CR alone (old Mac line ends)"},
+        {"size 64\xC2\xA0" "48\n",
+         "t.scene:1: unexpected character (bytes 0xC2 0xA0, a UTF-8 non-breaking space) in column 8: scene files "
+         "are plain ASCII"},
+        {"size 64 48\ncamera 0 0 1\x0c\n", "t.scene:2: unexpected character (byte 0x0c, a control byte) in column 13"},
+        {"size 64 48 # caf\xC3\xA9\n", "t.scene:1: unexpected character (byte 0xc3, not ASCII) in column 17: scene files are plain ASCII"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        struct scene s;
+        char error[SCENE_ERROR_BYTES];
+        assert_int_equal(parse(cases[k].text, &s, error), -1);
+        if (strcmp(error, cases[k].message) != 0)
+            fail_msg("case %zu: got '%s', want '%s'", k, error, cases[k].message);
+    }
+}
+
 static void a_missing_file_and_a_directory_are_named(void **state)
 {
     (void)state;
@@ -144,7 +197,7 @@ static void a_missing_file_and_a_directory_are_named(void **state)
     assert_int_equal(scene_load("scenes/no-such.scene", &s, error, sizeof error), -1);
     assert_string_equal(error, "scenes/no-such.scene: cannot open scene file: No such file or directory");
     assert_int_equal(scene_load("scenes", &s, error, sizeof error), -1);
-    assert_string_equal(error, "scenes: cannot read scene file (is it a directory?)");
+    assert_string_equal(error, "scenes: cannot read scene file: it is a directory");
 }
 
 static void size_check_names_the_limits(void **state)
@@ -168,6 +221,8 @@ int main(void)
         cmocka_unit_test(every_bad_file_is_named_with_its_line),
         cmocka_unit_test(a_truncated_file_and_a_nul_byte_are_errors),
         cmocka_unit_test(an_overlong_line_is_an_error),
+        cmocka_unit_test(crlf_lines_at_the_limit_are_accepted_like_lf_lines),
+        cmocka_unit_test(foreign_text_is_named_for_what_it_is),
         cmocka_unit_test(a_missing_file_and_a_directory_are_named),
         cmocka_unit_test(size_check_names_the_limits),
     };

@@ -26,6 +26,23 @@ SIDE_HATCH = "//"
 GAP = 1.0  # empty x slots between the main chain and the side stages
 
 
+def save(plt, fig, path, dpi):
+    """Saves through a temporary file renamed into place; on failure one line and status 1, and
+    no partial picture (an earlier one stays whole)."""
+    temporary = f"{path}.partial-{os.getpid()}.png"
+    try:
+        fig.savefig(temporary, dpi=dpi)
+        os.replace(temporary, path)
+    except OSError as error:
+        try:
+            os.remove(temporary)
+        except OSError:
+            pass
+        sys.exit(f"plot.py: error: cannot write {path}: {error.strerror or error}")
+    finally:
+        plt.close(fig)
+
+
 def positions(summary):
     """(stages, x positions, index of the first side stage or None): main chain, a gap, sides."""
     main, side = sm.main_stages(summary), sm.side_stages(summary)
@@ -103,8 +120,7 @@ def plot_phases(plt, summary, gpu, path):
     hatched = "side stages hatched; " if first_side is not None else ""
     bottom.set_xlabel(f"stage ({hatched}{n} runs per stage)")
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    save(plt, fig, path, dpi=120)
 
 
 def plot_kernel(plt, summary, gpu, path):
@@ -122,8 +138,7 @@ def plot_kernel(plt, summary, gpu, path):
     ax.set_title(f"Kernel time per stage, {gpu}")
     ax.legend(fontsize="small", loc="lower left")
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    save(plt, fig, path, dpi=120)
 
 
 def reported_means(results):
@@ -179,8 +194,7 @@ def plot_gpus(plt, results):
         ax.legend(fontsize="small")
     axes[1].set_xticks(xs, stages, rotation=30, ha="right")
     fig.tight_layout()
-    fig.savefig(os.path.join(results, "gpus.png"), dpi=110)
-    plt.close(fig)
+    save(plt, fig, os.path.join(results, "gpus.png"), dpi=110)
     return 0
 
 

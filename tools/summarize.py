@@ -322,6 +322,23 @@ def summary_md(summary, rows, stages_dir=None):
     return "\n".join(parts)
 
 
+def write_text(path, text):
+    """Writes through a temporary file beside PATH, renamed into place: a full disk or a file-size
+    limit leaves the earlier file whole and no partial one. Exits 1 with one line naming the file
+    and the cause."""
+    temporary = f"{path}.partial-{os.getpid()}"
+    try:
+        with open(temporary, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(temporary, path)
+    except OSError as error:
+        try:
+            os.remove(temporary)
+        except OSError:
+            pass
+        sys.exit(f"{os.path.basename(sys.argv[0])}: error: cannot write {path}: {error.strerror or error}")
+
+
 def write_summary(folder, check=False, stages_dir=None):
     """Writes (or with check=True only compares) summary.csv and summary.md; returns stale files."""
     rows = load_runs(os.path.join(folder, "runs.csv"))
@@ -334,8 +351,7 @@ def write_summary(folder, check=False, stages_dir=None):
         if old != text:
             stale.append(path)
             if not check:
-                with open(path, "w", encoding="utf-8") as f:
-                    f.write(text)
+                write_text(path, text)
     return stale
 
 

@@ -389,8 +389,7 @@ def main(argv):
         if new != old:
             stale.append(path)
             if not args.check:
-                with open(path, "w", encoding="utf-8") as f:
-                    f.write(new)
+                sm.write_text(path, new)
     if args.check:
         for path in stale:
             print(f"stale: {path}", file=sys.stderr)
