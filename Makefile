@@ -28,8 +28,18 @@ endif
 endif
 CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(realpath $(NVCC_PATH)))
 
+# What this machine lacks is installed first (tools/install-deps.sh: apt-get as root, sudo -n where
+# it needs no password, else one line with the command to run): stb for a build, and cmocka, GNU
+# parallel and python3's matplotlib too for the tests. An STB_INCLUDE_DIR given by the user is
+# the user's to provide.
+STB_SKIP := $(if $(filter file undefined,$(origin STB_INCLUDE_DIR)),,1)
 STB_INCLUDE_DIR ?= /usr/include/stb
 ifneq ($(NEEDS_TOOLCHAIN),)
+DEPS_FOR := $(if $(filter test tests,$(MAKECMDGOALS)),test,build)
+DEPS_STATUS := $(shell INSTALL_DEPS_SKIP_STB=$(STB_SKIP) tools/install-deps.sh $(DEPS_FOR) >&2; echo $$?)
+ifneq ($(DEPS_STATUS),0)
+$(error what the $(DEPS_FOR) needs is missing (the line above says what to run))
+endif
 ifeq ($(wildcard $(STB_INCLUDE_DIR)/stb_image_write.h),)
 $(error stb_image_write.h not found in $(STB_INCLUDE_DIR): run 'sudo apt-get install libstb-dev' (or set STB_INCLUDE_DIR))
 endif

@@ -138,22 +138,16 @@ out="$(cd "$out" && pwd)"
 [[ "$bin_dir" == /* ]] || bin_dir="$repo/$bin_dir"
 
 # --- tools -------------------------------------------------------------------------------
-missing=()
-command -v parallel >/dev/null || missing+=(parallel)
 if [[ "$build" -eq 1 && -z "$hosts" ]]; then
-    [[ -f "${STB_INCLUDE_DIR:-/usr/include/stb}/stb_image_write.h" ]] || missing+=(libstb-dev)
     command -v nvcc >/dev/null || PATH="$PATH:/usr/local/cuda/bin"
     command -v nvcc >/dev/null || die "nvcc not found: install the CUDA toolkit (https://developer.nvidia.com/cuda-downloads)"
+    skip_stb=''
+else
+    skip_stb=1   # nothing is built here
 fi
-if [[ ${#missing[@]} -gt 0 ]]; then
-    if [[ "$(id -u)" -eq 0 ]] && command -v apt-get >/dev/null; then
-        echo "run.sh: installing ${missing[*]}" >&2
-        apt-get install -y "${missing[@]}" || { apt-get update && apt-get install -y "${missing[@]}"; } \
-            || die "could not install ${missing[*]}"
-    else
-        die "missing ${missing[*]}; install with: sudo apt-get install -y ${missing[*]}"
-    fi
-fi
+# GNU parallel, stb and python3's matplotlib: installed when missing (apt-get as root, sudo -n),
+# else one line with the command to run (tools/install-deps.sh, shared with make and CI).
+INSTALL_DEPS_SKIP_STB="$skip_stb" "$repo/tools/install-deps.sh" run || exit 2
 command -v python3 >/dev/null || echo "run.sh: python3 not found: summaries, plots and README blocks will be skipped" >&2
 
 # --- other machines ----------------------------------------------------------------------
