@@ -27,18 +27,10 @@ GAP = 1.0  # empty x slots between the main chain and the side stages
 
 
 def save(plt, fig, path, dpi):
-    """Saves through a temporary file renamed into place; on failure one line and status 1, and
-    no partial picture (an earlier one stays whole)."""
-    temporary = f"{path}.partial-{os.getpid()}.png"
+    """Saves through a temporary file renamed into place (summarize.write_atomically): on failure
+    one line and status 1, and no partial picture (an earlier one stays whole)."""
     try:
-        fig.savefig(temporary, dpi=dpi)
-        os.replace(temporary, path)
-    except OSError as error:
-        try:
-            os.remove(temporary)
-        except OSError:
-            pass
-        sys.exit(f"plot.py: error: cannot write {path}: {error.strerror or error}")
+        sm.write_atomically(path, lambda temporary: fig.savefig(temporary, dpi=dpi, format="png"))
     finally:
         plt.close(fig)
 

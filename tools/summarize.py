@@ -322,14 +322,13 @@ def summary_md(summary, rows, stages_dir=None):
     return "\n".join(parts)
 
 
-def write_text(path, text):
-    """Writes through a temporary file beside PATH, renamed into place: a full disk or a file-size
-    limit leaves the earlier file whole and no partial one. Exits 1 with one line naming the file
-    and the cause."""
+def write_atomically(path, write):
+    """Calls write(temporary) for a temporary file beside PATH, then renames it into place: a full
+    disk or a file-size limit leaves the earlier file whole and no partial one. Exits 1 with one
+    line naming the file and the cause."""
     temporary = f"{path}.partial-{os.getpid()}"
     try:
-        with open(temporary, "w", encoding="utf-8") as f:
-            f.write(text)
+        write(temporary)
         os.replace(temporary, path)
     except OSError as error:
         try:
@@ -337,6 +336,13 @@ def write_text(path, text):
         except OSError:
             pass
         sys.exit(f"{os.path.basename(sys.argv[0])}: error: cannot write {path}: {error.strerror or error}")
+
+
+def write_text(path, text):
+    def write(temporary):
+        with open(temporary, "w", encoding="utf-8") as f:
+            f.write(text)
+    write_atomically(path, write)
 
 
 def write_summary(folder, check=False, stages_dir=None):
