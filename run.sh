@@ -120,14 +120,12 @@ if [[ -n "$gpus_spec" ]]; then
 fi
 if [[ -n "$stages_spec" ]]; then
     # Each item must name at least one stage folder (a typo would silently time fewer stages).
-    stage_dirs=()
-    for d in "${RUN_STAGES_DIR:-$repo/stages}"/[0-9][0-9]-* "${RUN_STAGES_DIR:-$repo/stages}"/[0-9][0-9][a-z]-*; do
-        [[ -d "$d" ]] && stage_dirs+=("${d##*/}")
-    done
+    stages_dir="${RUN_STAGES_DIR:-$repo/stages}"
+    . "$repo/tools/stage-names.sh"   # all_stages: the stage folders of $stages_dir
     IFS=',' read -r -a items <<<"$stages_spec"
     for item in "${items[@]}"; do
         found=0
-        for name in "${stage_dirs[@]}"; do
+        for name in $(all_stages); do
             stage_selected "$name" "$item" && { found=1; break; }
         done
         [[ "$found" -eq 1 ]] || bad_usage "--stages item '$item' names no stage in stages/"
@@ -148,7 +146,6 @@ fi
 # GNU parallel, stb and python3's matplotlib: installed when missing (apt-get as root, sudo -n),
 # else one line with the command to run (tools/install-deps.sh, shared with make and CI).
 INSTALL_DEPS_SKIP_STB="$skip_stb" "$repo/tools/install-deps.sh" run || exit 2
-command -v python3 >/dev/null || echo "run.sh: python3 not found: summaries, plots and README blocks will be skipped" >&2
 
 # --- other machines ----------------------------------------------------------------------
 if [[ -n "$hosts" ]]; then
@@ -158,7 +155,7 @@ if [[ -n "$hosts" ]]; then
     status=0
     grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$hosts" |
         parallel --will-cite -j0 -u "$repo/tools/remote-campaign.sh" {} || status=$?
-    command -v python3 >/dev/null && python3 tools/update_readmes.py --results "$out" $([[ "$out" == "$repo/results" ]] || echo --results-only)
+    python3 tools/update_readmes.py --results "$out" $([[ "$out" == "$repo/results" ]] || echo --results-only)
     [[ "$status" -eq 0 ]] || { echo "run.sh: $status host(s) failed, see above" >&2; exit 1; }
     exit 0
 fi
@@ -258,14 +255,12 @@ fi
 trap - INT TERM
 rm -rf "$dir"/.tmp.* "$dir/.progress" "$dir/.lock"
 
-# --- reports -----------------------------------------------------------------------------
-if command -v python3 >/dev/null; then
-    python3 tools/plot.py "$dir" || echo "run.sh: plots failed" >&2
-    python3 tools/plot.py --compare "$out" || echo "run.sh: the comparison of GPUs failed" >&2
-    readme_args=(--results "$out")
-    [[ "$out" == "$repo/results" ]] || readme_args+=(--results-only)
-    python3 tools/update_readmes.py "${readme_args[@]}" || echo "run.sh: README update failed" >&2
-fi
+# --- reports (python3 is there: tools/install-deps.sh saw to it) ------------------------
+python3 tools/plot.py "$dir" || echo "run.sh: plots failed" >&2
+python3 tools/plot.py --compare "$out" || echo "run.sh: the comparison of GPUs failed" >&2
+readme_args=(--results "$out")
+[[ "$out" == "$repo/results" ]] || readme_args+=(--results-only)
+python3 tools/update_readmes.py "${readme_args[@]}" || echo "run.sh: README update failed" >&2
 status=0
 failed_runs="$(awk -F',' -v o="$offset" 'NR > 1 && $15 == "failed" && $1 > o { printf "  %s run %s: %s\n", $3, $2, $13 }' "$dir/runs.csv")"
 if [[ -n "$failed_runs" ]]; then

@@ -13,7 +13,6 @@ Needs matplotlib; without it prints that the plots were skipped.
 Usage: python3 tools/plot.py RESULTS/GPU-SLUG
        python3 tools/plot.py --compare RESULTS
 """
-import csv
 import glob
 import math
 import os
@@ -134,21 +133,16 @@ def plot_kernel(plt, summary, gpu, path):
 
 
 def reported_means(results):
-    """{label: {metric: {stage number: mean µs}}} of the study's tables, RESULTS/reported/*.csv."""
+    """{label: {metric: {study stage number: mean µs}}} of the study's tables (summarize.read_reported)."""
     out = {}
-    for path in sorted(glob.glob(os.path.join(results, "reported", "*.csv"))):
-        with open(path, encoding="utf-8") as f:
-            lines = f.read().splitlines()
-        first = next((l for l in lines if l.startswith("#")), "# " + os.path.basename(path))
-        label = first.lstrip("# ").split(":")[0] + " (the study)"
-        data = list(csv.reader(l for l in lines if l and not l.startswith("#")))
-        header = data[0]
+    for name, notes, header, rows in sm.read_reported(results):
+        label = (notes[0].split(":")[0] if notes else name) + " (the study)"
         metrics = {}
-        for row in data[1:]:
+        for row in rows:
             values = {}
-            for name, value in zip(header[2:], row[2:]):
+            for column, value in zip(header[2:], row[2:]):
                 try:
-                    values[int(name.split()[0])] = float(value)
+                    values[int(column.split()[0])] = float(value)
                 except (ValueError, IndexError):
                     pass
             metrics[row[0]] = values

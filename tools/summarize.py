@@ -12,6 +12,7 @@ number) is a side stage that branches from main stage NN, or from the stage fold
 one-line file stages/NNx-name/branches-from.
 """
 import csv
+import glob
 import math
 import os
 import re
@@ -320,6 +321,18 @@ def summary_md(summary, rows, stages_dir=None):
     if failed:
         parts += ["## Failed runs", ""] + [f"- {r['stage']} run {r['run']}: {r['value']}" for r in failed] + [""]
     return "\n".join(parts)
+
+
+def read_reported(results):
+    """[(file name, comment lines, header, rows)] of results/reported/*.csv."""
+    out = []
+    for path in sorted(glob.glob(os.path.join(results, "reported", "*.csv"))):
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+        notes = [l.lstrip("# ").rstrip() for l in lines if l.startswith("#")]
+        data = list(csv.reader(l for l in lines if l and not l.startswith("#")))
+        out.append((os.path.basename(path), notes, data[0], data[1:]))
+    return out
 
 
 def write_atomically(path, write):

@@ -47,18 +47,6 @@ def reference(folders):
     return folders[0] if folders else None
 
 
-def read_reported(results):
-    """[(file name, comment lines, header, rows)] of results/reported/*.csv."""
-    out = []
-    for path in sorted(glob.glob(os.path.join(results, "reported", "*.csv"))):
-        with open(path, encoding="utf-8") as f:
-            lines = f.read().splitlines()
-        notes = [l.lstrip("# ").rstrip() for l in lines if l.startswith("#")]
-        data = list(csv.reader(l for l in lines if l and not l.startswith("#")))
-        out.append((os.path.basename(path), notes, data[0], data[1:]))
-    return out
-
-
 def reported_column(stage, header):
     """Index of the study's column for STAGE in a results/reported/*.csv header, or None: the
     study measured main stages 01..07 only, so side stages and stages 08+ have none."""
@@ -92,7 +80,7 @@ def results_readme(results, folders):
     for slug, gpu, rows, _ in folders:
         n = sum(1 for r in rows if r["status"] == "ok" and r["metric"] == "total")
         parts.append(f"- [{gpu}]({slug}/summary.md): {n} runs ok")
-    reported = read_reported(results)
+    reported = sm.read_reported(results)
     if folders:
         parts += ["", "The study's GPUs are in the last columns, as it reported them (CPU timer, mean of "
                   "100 runs; its stage N is our stage 0N).", "",
@@ -102,7 +90,7 @@ def results_readme(results, folders):
         parts += ["No campaign has been run yet: `./run.sh`.", ""]
     if os.path.exists(os.path.join(results, "gpus.png")):
         parts += ["![Total and kernel time per stage on every GPU, and the study's](gpus.png)", ""]
-    for name, notes, header, rows in read_reported(results):
+    for name, notes, header, rows in sm.read_reported(results):
         parts += [f"## Reported by the study: `reported/{name}`", "", " ".join(notes), "",
                   sm.table(header[1:], [r[1:] for r in rows]), ""]
     return "\n".join(parts)
@@ -183,7 +171,7 @@ def kernel_line(summary, stage, prev):
 def reported_block(stage):
     """The study's own numbers for this stage and the one before (results/reported/); nothing
     for a stage the study did not have (side stages, stages 08+)."""
-    reported = read_reported(os.path.join(os.getcwd(), "results"))
+    reported = sm.read_reported(os.path.join(os.getcwd(), "results"))
     if not reported or reported_column(stage, reported[0][2]) is None:
         return ""
     number = sm.stage_number(stage)
