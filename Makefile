@@ -80,17 +80,27 @@ NVCC_LDFLAGS := $(if $(filter 1,$(SANITIZE)),$(foreach f,-fsanitize=address -fsa
 # The main chain (stages/NN-name) and the side stages that branch from it (stages/NNx-name).
 STAGES := $(sort $(notdir $(wildcard stages/[0-9][0-9]-* stages/[0-9][0-9][a-z]-*)))
 STAGE_BINS := $(addprefix $(BUILD)/,$(STAGES))
-HOST_SOURCES := scene files options report image cpu_reference host_pages
+HOST_SOURCES := scene scene_text files options report image cpu_reference host_pages \
+                pathtrace/pt_scene pathtrace/pt_record pathtrace/pt_reference pathtrace/pt_job \
+                pathtrace/pt_loop_timer
 HOST_OBJECTS := $(addprefix $(BUILD)/obj/,$(addsuffix .o,$(HOST_SOURCES)))
 STAGE_OBJECTS := $(BUILD)/obj/stage_main.o $(BUILD)/obj/gpu.o $(BUILD)/obj/ray_count.o
+# The path-tracing track (stages/pNN-name, side stages pNNx-name, common/pathtrace/SPEC.md):
+# each stage, and its kernel benchmark build/<stage>-bench (the same render.cu, another main).
+PT_STAGES := $(sort $(notdir $(wildcard stages/p[0-9][0-9]-* stages/p[0-9][0-9][a-z]-*)))
+PT_STAGE_BINS := $(addprefix $(BUILD)/,$(PT_STAGES))
+PT_BENCH_BINS := $(addsuffix -bench,$(PT_STAGE_BINS))
+PT_STAGE_OBJECTS := $(BUILD)/obj/pathtrace/pt_stage_main.o $(BUILD)/obj/gpu.o \
+                    $(BUILD)/obj/pathtrace/pt_count.o
+PT_BENCH_OBJECTS := $(BUILD)/obj/pathtrace/pt_bench_main.o $(BUILD)/obj/gpu.o
 TEST_SOURCES := $(sort $(wildcard tests/test_*.c))
 TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SOURCES))
-HEADERS := $(wildcard common/*.h)
+HEADERS := $(wildcard common/*.h common/pathtrace/*.h)
 
 .PHONY: all stages tools tests test clean
 all: stages tools
-stages: $(STAGE_BINS)
-tools: $(BUILD)/cpu-reference $(BUILD)/compare-images
+stages: $(STAGE_BINS) $(PT_STAGE_BINS) $(PT_BENCH_BINS)
+tools: $(BUILD)/cpu-reference $(BUILD)/pt-reference $(BUILD)/compare-images
 tests: $(TEST_BINS)
 
 # Rebuild the GPU code when its flags (architectures, FMAD) change.
@@ -104,6 +114,10 @@ $(BUILD)/obj/%.o: common/%.c $(HEADERS)
 	$(CC) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/obj/ray_count.o: common/ray_count.cu $(HEADERS) $(BUILD)/nvcc-flags.txt
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+
+$(BUILD)/obj/pathtrace/pt_count.o: common/pathtrace/pt_count.cu $(HEADERS) $(BUILD)/nvcc-flags.txt
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
 
@@ -121,6 +135,15 @@ $(BUILD)/obj/stages/%.o: stages/%/render.cu $(HEADERS) $(BUILD)/nvcc-flags.txt
 
 $(STAGE_BINS): $(BUILD)/%: $(BUILD)/obj/stages/%.o $(STAGE_OBJECTS) $(BUILD)/libcommon.a
 	$(NVCC) $(NVCC_LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(PT_STAGE_BINS): $(BUILD)/%: $(BUILD)/obj/stages/%.o $(PT_STAGE_OBJECTS) $(BUILD)/libcommon.a
+	$(NVCC) $(NVCC_LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(PT_BENCH_BINS): $(BUILD)/%-bench: $(BUILD)/obj/stages/%.o $(PT_BENCH_OBJECTS) $(BUILD)/libcommon.a
+	$(NVCC) $(NVCC_LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/pt-reference: $(BUILD)/obj/pathtrace/pt_reference_main.o $(BUILD)/libcommon.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/cpu-reference: $(BUILD)/obj/cpu_reference_main.o $(BUILD)/libcommon.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
@@ -175,9 +198,11 @@ FUZZ_DIR ?= build/fuzz
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
               -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Icommon
 
-$(FUZZ_DIR)/scene_fuzzer: fuzz/scene_fuzzer.c common/scene.c common/files.c $(HEADERS)
+$(FUZZ_DIR)/scene_fuzzer: fuzz/scene_fuzzer.c common/scene.c common/scene_text.c common/files.c \
+                          $(HEADERS)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/scene_fuzzer.c common/scene.c common/files.c -lm
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/scene_fuzzer.c common/scene.c common/scene_text.c \
+	    common/files.c -lm
 
 fuzz-build: $(FUZZ_DIR)/scene_fuzzer
 

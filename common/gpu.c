@@ -16,6 +16,17 @@ void cuda_check_failed(cudaError_t result, const char *call, const char *file, i
     exit(1);
 }
 
+void *host_alloc_or_exit(size_t bytes, const char *what)
+{
+    void *memory = malloc(bytes);
+    if (!memory) {
+        fprintf(stderr, "%s: error: out of host memory: %s needs %zu bytes\n", cuda_check_program,
+                what, bytes);
+        exit(1);
+    }
+    return memory;
+}
+
 static void format_uuid(const struct cudaDeviceProp *properties, char *out, size_t size)
 {
     const unsigned char *b = (const unsigned char *)properties->uuid.bytes;

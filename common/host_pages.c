@@ -3,6 +3,7 @@
 
 #include <pthread.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #define TOUCH_STRIDE 4096
@@ -75,4 +76,15 @@ void host_pages_touch(void *memory, size_t bytes, int threads)
     for (int t = 1; t < used; ++t)
         if (created[t])
             pthread_join(workers[t], NULL);
+}
+
+unsigned long long host_memory_limit(void)
+{
+    unsigned long long physical =
+        (unsigned long long)sysconf(_SC_PHYS_PAGES) * (unsigned long long)sysconf(_SC_PAGESIZE);
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY &&
+        (unsigned long long)limit.rlim_cur < physical)
+        return (unsigned long long)limit.rlim_cur;
+    return physical;
 }

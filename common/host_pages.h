@@ -22,6 +22,10 @@ void host_pages_unmap(void *memory, size_t mapped_bytes);
  * each taking a contiguous share, so the page faults run on every core at once. */
 void host_pages_touch(void *memory, size_t bytes, int threads);
 
+/* The host memory a program may use: the smaller of physical memory and the address-space limit
+ * (ulimit -v), for the size checks made before anything is allocated. */
+unsigned long long host_memory_limit(void);
+
 #ifdef __cplusplus
 }
 #endif

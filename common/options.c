@@ -70,7 +70,8 @@ int options_parse(int argc, char **argv, unsigned accepted, struct options *o, c
                   size_t error_size)
 {
     memset(o, 0, sizeof *o);
-    o->scene_path = OPTIONS_DEFAULT_SCENE;
+    o->scene_path = (accepted & OPTION_SAMPLES) ? OPTIONS_DEFAULT_PT_SCENE : OPTIONS_DEFAULT_SCENE;
+    o->record_segment = -1;
     for (int i = 1; i < argc; ++i) {
         const char *arg = argv[i];
         long long a, b;
@@ -157,6 +158,37 @@ int options_parse(int argc, char **argv, unsigned accepted, struct options *o, c
                 return -1;
             }
             o->frames = (int)a;
+        } else if (strcmp(arg, "--samples") == 0 && (accepted & OPTION_SAMPLES)) {
+            if (needs_value(argc, argv, i, error, error_size))
+                return -1;
+            int why = parse_whole(argv[++i], 1, OPTIONS_MAX_SAMPLES, &a);
+            if (why) {
+                count_error("--samples", argv[i], why, 1, OPTIONS_MAX_SAMPLES, error, error_size);
+                return -1;
+            }
+            o->samples = (int)a;
+        } else if (strcmp(arg, "--record") == 0 && (accepted & OPTION_RECORD)) {
+            if (needs_value(argc, argv, i, error, error_size))
+                return -1;
+            o->record_dir = argv[++i];
+        } else if (strcmp(arg, "--record-segment") == 0 && (accepted & OPTION_RECORD)) {
+            if (needs_value(argc, argv, i, error, error_size))
+                return -1;
+            int why = parse_whole(argv[++i], 0, OPTIONS_MAX_SEGMENT, &a);
+            if (why) {
+                count_error("--record-segment", argv[i], why, 0, OPTIONS_MAX_SEGMENT, error,
+                            error_size);
+                return -1;
+            }
+            o->record_segment = (int)a;
+        } else if (strcmp(arg, "--samples") == 0 || strcmp(arg, "--record") == 0 ||
+                   strcmp(arg, "--record-segment") == 0) {
+            snprintf(error, error_size,
+                     (accepted & OPTION_SAMPLES)
+                         ? "option %s is for the path-tracing stages (build/pNN-*), not the CPU reference"
+                         : "option %s is for the path-tracing track (build/pNN-*, build/pt-reference)",
+                     arg);
+            return -1;
         } else if (!(accepted & OPTION_GPU) &&
                    (strcmp(arg, "--csv") == 0 || strcmp(arg, "--device") == 0 ||
                     strcmp(arg, "--block") == 0 || strcmp(arg, "--rays-per-thread") == 0 ||
@@ -191,7 +223,8 @@ void options_print_usage(FILE *out, const char *program, unsigned accepted,
                          const char *default_block, int default_rays_per_thread)
 {
     fprintf(out, "usage: %s [options]\n\noptions:\n", program);
-    fprintf(out, "  --scene FILE    scene to render (default %s)\n", OPTIONS_DEFAULT_SCENE);
+    fprintf(out, "  --scene FILE    scene to render (default %s)\n",
+            (accepted & OPTION_SAMPLES) ? OPTIONS_DEFAULT_PT_SCENE : OPTIONS_DEFAULT_SCENE);
     fprintf(out, "  --size WxH      override the scene's image size (%d to %d per side)\n",
             SCENE_MIN_SIDE, SCENE_MAX_SIDE);
     fprintf(out, "  --output FILE   write the image, .png or .ppm (default: no image)\n");
@@ -210,6 +243,14 @@ void options_print_usage(FILE *out, const char *program, unsigned accepted,
                 "                  the steady-state time per frame (frames 2..N), 1 to %d\n"
                 "                  (default 1)\n",
                 OPTIONS_MAX_FRAMES);
+    if (accepted & OPTION_SAMPLES)
+        fprintf(out, "  --samples N     samples per pixel, 1 to %d (default: the scene's)\n",
+                OPTIONS_MAX_SAMPLES);
+    if (accepted & OPTION_RECORD)
+        fprintf(out,
+                "  --record DIR    save frame 0's paths before one segment for the kernel\n"
+                "                  benchmark (build/<stage>-bench DIR); DIR is created\n"
+                "  --record-segment K  which segment, 0 to the scene's max_depth - 1 (default 1)\n");
     if (accepted & OPTION_THREADS)
         fprintf(out, "  --threads N     CPU threads (default: one per core)\n");
     fprintf(out, "  --help          this text\n");

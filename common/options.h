@@ -10,6 +10,7 @@ extern "C" {
 #endif
 
 #define OPTIONS_DEFAULT_SCENE "scenes/benchmark.scene"
+#define OPTIONS_DEFAULT_PT_SCENE "scenes/pt-benchmark.scene" /* with OPTION_SAMPLES */
 #define OPTIONS_ERROR_BYTES 512
 
 /* Which options a program accepts. */
@@ -19,10 +20,14 @@ enum option_set {
     OPTION_THREADS = 1 << 2, /* --threads N (CPU reference) */
     OPTION_RAYS_PER_THREAD = 1 << 3, /* --rays-per-thread N */
     OPTION_FRAMES = 1 << 4,          /* --frames N (steady state) */
+    OPTION_SAMPLES = 1 << 5, /* --samples N: the path-tracing track (its default scene too) */
+    OPTION_RECORD = 1 << 6,  /* --record DIR, --record-segment K (path-tracing stages) */
 };
 
 #define OPTIONS_MAX_RAYS_PER_THREAD 64
 #define OPTIONS_MAX_FRAMES 10000
+#define OPTIONS_MAX_SAMPLES 65536
+#define OPTIONS_MAX_SEGMENT 63
 
 struct options {
     const char *scene_path;
@@ -34,6 +39,9 @@ struct options {
     int threads;          /* 0: one per core */
     int rays_per_thread;  /* 0 when the stage's default is used */
     int frames;           /* 0 when one frame is rendered */
+    int samples;          /* 0 when the scene's samples per pixel are used */
+    const char *record_dir; /* NULL: nothing recorded */
+    int record_segment;     /* -1 when not given */
     int help;
 };
 

@@ -3,10 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <unistd.h>
 
 #include "gpu.h"
+#include "host_pages.h"
 #include "image.h"
 #include "options.h"
 #include "stage.h"
@@ -17,29 +16,6 @@ static int input_error(const char *message)
 {
     fprintf(stderr, "%s: error: %s\n", stage_info.name, message);
     return 2;
-}
-
-void *host_alloc_or_exit(size_t bytes, const char *what)
-{
-    void *memory = malloc(bytes);
-    if (!memory) {
-        fprintf(stderr, "%s: error: out of host memory: %s needs %zu bytes\n", stage_info.name,
-                what, bytes);
-        exit(1);
-    }
-    return memory;
-}
-
-/* The smaller of physical memory and the address-space limit (ulimit -v). */
-static unsigned long long host_memory_limit(void)
-{
-    unsigned long long physical =
-        (unsigned long long)sysconf(_SC_PHYS_PAGES) * (unsigned long long)sysconf(_SC_PAGESIZE);
-    struct rlimit limit;
-    if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY &&
-        (unsigned long long)limit.rlim_cur < physical)
-        return (unsigned long long)limit.rlim_cur;
-    return physical;
 }
 
 static void write_image_or_exit(struct render_job *job, const struct image *image)

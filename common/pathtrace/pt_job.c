@@ -1,0 +1,33 @@
+/* What every stage of the track does with its pixel sums: the image (SPEC.md section 4). In the
+ * library rather than in pt_stage_main.c so that the kernel benchmark links the same render.o. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "gpu.h"
+#include "image.h"
+#include "pathtrace/pt_stage.h"
+
+void pt_render_job_sums_ready(struct pt_render_job *job, const unsigned long long *sums)
+{
+    job->report->host_memory = gpu_host_memory_kind(sums);
+    if (!job->output_path)
+        return;
+    double start = timer_now_us();
+    struct image image;
+    if (image_alloc(&image, job->width, job->height)) {
+        fprintf(stderr, "%s: error: out of host memory for the 8-bit image of %s\n",
+                cuda_check_program, job->output_path);
+        exit(1);
+    }
+    size_t channels = (size_t)job->width * (size_t)job->height * 3;
+    for (size_t c = 0; c < channels; ++c)
+        image.rgb[c] = pt_pixel_channel(sums[c], job->samples);
+    char error[IMAGE_ERROR_BYTES];
+    if (image_write(job->output_path, &image, error, sizeof error)) {
+        fprintf(stderr, "%s: error: %s\n", cuda_check_program, error);
+        exit(1);
+    }
+    image_free(&image);
+    job->report->image_write_us = timer_now_us() - start;
+    job->report->image_path = job->output_path;
+}

@@ -1,0 +1,72 @@
+/* build/pt-reference: renders a path-tracing scene on the CPU, the image every stage of the
+ * track is checked against (common/pathtrace/SPEC.md). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "image.h"
+#include "options.h"
+#include "pathtrace/pt_reference.h"
+#include "report.h"
+
+static const char *const program = "pt-reference";
+
+int main(int argc, char **argv)
+{
+    unsigned accepted = OPTION_THREADS | OPTION_SAMPLES;
+    struct options options;
+    char error[OPTIONS_ERROR_BYTES];
+    if (options_parse(argc, argv, accepted, &options, error, sizeof error)) {
+        fprintf(stderr, "%s: error: %s (see --help)\n", program, error);
+        return 2;
+    }
+    if (options.help) {
+        options_print_usage(stdout, program, accepted, NULL, 0);
+        return 0;
+    }
+    if (!options.output_path) {
+        fprintf(stderr, "%s: error: --output FILE is required\n", program);
+        return 2;
+    }
+    struct pt_scene scene;
+    if (pt_scene_load(options.scene_path, &scene, error, sizeof error)) {
+        fprintf(stderr, "%s: error: %s\n", program, error);
+        return 2;
+    }
+    int width = options.width ? options.width : scene.width;
+    int height = options.height ? options.height : scene.height;
+    int samples = options.samples ? options.samples : scene.samples;
+    if (image_check_output_path(options.output_path, error, sizeof error)) {
+        fprintf(stderr, "%s: error: %s\n", program, error);
+        pt_scene_free(&scene);
+        return 2;
+    }
+    size_t channels = (size_t)width * (size_t)height * 3;
+    unsigned long long *sums = calloc(channels, sizeof *sums);
+    struct image image;
+    if (!sums || image_alloc(&image, width, height)) {
+        fprintf(stderr, "%s: error: out of host memory: %dx%d needs %zu bytes\n", program, width,
+                height, channels * (sizeof *sums + 1));
+        free(sums);
+        pt_scene_free(&scene);
+        return 2;
+    }
+    struct pt_world world = pt_scene_world(&scene, width, height);
+    double start = timer_now_us();
+    unsigned long long rays = pt_reference_render(&world, samples, options.threads, sums);
+    double elapsed = timer_now_us() - start;
+    for (size_t c = 0; c < channels; ++c)
+        image.rgb[c] = pt_pixel_channel(sums[c], samples);
+    int status = 0;
+    if (image_write(options.output_path, &image, error, sizeof error)) {
+        fprintf(stderr, "%s: error: %s\n", program, error);
+        status = 1;
+    } else {
+        printf("%s: %dx%d, %d spheres, %d samples, %llu rays in %.0f us (%.2f M rays/s): %s\n",
+               program, width, height, scene.sphere_count, samples, rays, elapsed,
+               elapsed > 0 ? rays / elapsed : 0, options.output_path);
+    }
+    image_free(&image);
+    free(sums);
+    pt_scene_free(&scene);
+    return status;
+}
