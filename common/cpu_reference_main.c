@@ -51,8 +51,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: error: %s\n", program, error);
         status = 1;
     } else {
-        printf("%s: %dx%d, %d spheres, %llu rays in %.0f us: %s\n", program, width, height,
-               scene.sphere_count, rays, elapsed, options.output_path);
+        printf("%s: %s, %dx%d, %d spheres, %llu rays in %.0f us: %s\n", program,
+               options.scene_path, width, height, scene.sphere_count, rays, elapsed,
+               options.output_path);
     }
     image_free(&image);
     scene_free(&scene);

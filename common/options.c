@@ -4,8 +4,39 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "scene.h"
+
+#define MAX_PATH_BYTES 4096
+
+/* The default scene when the program is started outside the repository's root: the scenes/
+ * folder beside the build folder the executable is in (build/NAME -> ../scenes/...). */
+static char default_scene_beside_executable[MAX_PATH_BYTES];
+
+static const char *resolve_default_scene(const char *relative)
+{
+    if (access(relative, F_OK) == 0)
+        return relative;
+    char executable[MAX_PATH_BYTES];
+    ssize_t length = readlink("/proc/self/exe", executable, sizeof executable - 1);
+    if (length <= 0)
+        return relative;
+    executable[length] = '\0';
+    /* Up from the executable's folder, at most three levels (build/, build/tests/, ...). */
+    for (int up = 1; up <= 3; ++up) {
+        char *slash = strrchr(executable, '/');
+        if (!slash)
+            break;
+        *slash = '\0';
+        int n = snprintf(default_scene_beside_executable, sizeof default_scene_beside_executable,
+                         "%s/%s", executable, relative);
+        if (n > 0 && (size_t)n < sizeof default_scene_beside_executable &&
+            access(default_scene_beside_executable, F_OK) == 0)
+            return default_scene_beside_executable;
+    }
+    return relative;
+}
 
 #define MAX_BLOCK_SIDE 1024
 #define MAX_DEVICE_INDEX 1024
@@ -81,6 +112,7 @@ int options_parse(int argc, char **argv, unsigned accepted, struct options *o, c
             if (needs_value(argc, argv, i, error, error_size))
                 return -1;
             o->scene_path = argv[++i];
+            o->scene_given = 1;
         } else if (strcmp(arg, "--size") == 0) {
             if (needs_value(argc, argv, i, error, error_size))
                 return -1;
@@ -216,6 +248,8 @@ int options_parse(int argc, char **argv, unsigned accepted, struct options *o, c
             return -1;
         }
     }
+    if (!o->scene_given)
+        o->scene_path = resolve_default_scene(o->scene_path);
     return 0;
 }
 
@@ -223,7 +257,9 @@ void options_print_usage(FILE *out, const char *program, unsigned accepted,
                          const char *default_block, int default_rays_per_thread)
 {
     fprintf(out, "usage: %s [options]\n\noptions:\n", program);
-    fprintf(out, "  --scene FILE    scene to render (default %s)\n",
+    fprintf(out,
+            "  --scene FILE    scene to render (default %s; started outside the\n"
+            "                  repository, the one beside the executable's build folder)\n",
             (accepted & OPTION_SAMPLES) ? OPTIONS_DEFAULT_PT_SCENE : OPTIONS_DEFAULT_SCENE);
     fprintf(out, "  --size WxH      override the scene's image size (%d to %d per side)\n",
             SCENE_MIN_SIDE, SCENE_MAX_SIDE);

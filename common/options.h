@@ -30,7 +30,9 @@ enum option_set {
 #define OPTIONS_MAX_SEGMENT 63
 
 struct options {
-    const char *scene_path;
+    const char *scene_path; /* --scene, else the default: relative to the current folder, or
+                               beside the executable's build folder when started elsewhere */
+    int scene_given;
     int width, height;   /* 0 when the scene's size is used */
     const char *output_path; /* NULL: no image written */
     int csv;

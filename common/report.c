@@ -105,6 +105,8 @@ static double rays_per_second(const struct report *report)
 void report_print_text(const struct report *r, FILE *out)
 {
     fprintf(out, "%s on %s\n", r->stage, r->gpu_summary[0] ? r->gpu_summary : r->gpu_name);
+    if (r->scene_path)
+        fprintf(out, "scene %s\n", r->scene_path);
     fprintf(out, "image %dx%d, %d spheres, %dx%d threads per block, %s host memory\n\n", r->width,
             r->height, r->spheres, r->block_x, r->block_y, r->host_memory);
     for (int p = 0; p < PHASE_COUNT; ++p)

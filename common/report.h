@@ -31,6 +31,7 @@ struct report_extra {
 
 struct report {
     const char *stage;
+    const char *scene_path; /* the scene rendered, as the program found it */
     char gpu_name[256];
     char gpu_uuid[48];
     char gpu_summary[640];

@@ -104,6 +104,7 @@ int main(int argc, char **argv)
 
     struct report report;
     report_init(&report, stage_info.name);
+    report.scene_path = options.scene_path;
     struct render_job job;
     job.scene = &scene;
     job.width = options.width ? options.width : scene.width;

@@ -61,8 +61,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: error: %s\n", program, error);
         status = 1;
     } else {
-        printf("%s: %dx%d, %d spheres, %d samples, %llu rays in %.0f us (%.2f M rays/s): %s\n",
-               program, width, height, scene.sphere_count, samples, rays, elapsed,
+        printf("%s: %s, %dx%d, %d spheres, %d samples, %llu rays in %.0f us (%.2f M rays/s): %s\n",
+               program, options.scene_path, width, height, scene.sphere_count, samples, rays, elapsed,
                elapsed > 0 ? rays / elapsed : 0, options.output_path);
     }
     image_free(&image);

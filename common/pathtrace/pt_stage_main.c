@@ -79,6 +79,7 @@ int main(int argc, char **argv)
     } else {
         struct report report;
         report_init(&report, stage_info.name);
+        report.scene_path = options.scene_path;
         report.width = job.width;
         report.height = job.height;
         report.spheres = scene.sphere_count;
