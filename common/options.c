@@ -215,11 +215,12 @@ int options_parse(int argc, char **argv, unsigned accepted, struct options *o, c
             o->record_segment = (int)a;
         } else if (strcmp(arg, "--samples") == 0 || strcmp(arg, "--record") == 0 ||
                    strcmp(arg, "--record-segment") == 0) {
+            int stages_only = (accepted & OPTION_SAMPLES) || strcmp(arg, "--samples") != 0;
             snprintf(error, error_size,
-                     (accepted & OPTION_SAMPLES)
-                         ? "option %s is for the path-tracing stages (build/pNN-*), not the CPU reference"
-                         : "option %s is for the path-tracing track (build/pNN-*, build/pt-reference)",
-                     arg);
+                     stages_only ? "option %s is for the path-tracing stages (build/pNN-*)%s"
+                                 : "option %s is for the path-tracing track (build/pNN-*, "
+                                   "build/pt-reference)%s",
+                     arg, (accepted & OPTION_SAMPLES) ? ", not the CPU reference" : "");
             return -1;
         } else if (!(accepted & OPTION_GPU) &&
                    (strcmp(arg, "--csv") == 0 || strcmp(arg, "--device") == 0 ||

@@ -1,5 +1,6 @@
 /* Every bad input answered: runs each row of tests/bad_inputs.tsv (see its header) against every
- * stage executable build/NN-* and build/cpu-reference it applies to, and checks that the program
+ * program it applies to (the main chain's stages build/NN-* and build/cpu-reference, the
+ * path-tracing track's stages build/pNN-* and build/pt-reference), and checks that the program
  * exits with the status given, prints nothing on stdout and exactly one line "NAME: error: ..."
  * on stderr holding the expected text, and leaves no output file and no *.partial-* file behind.
  * Input errors are found before the GPU is touched, so this passes with and without a GPU (the
@@ -39,10 +40,15 @@ struct row {
 static struct row rows[MAX_ROWS];
 static int row_count;
 
-/* build/NN-* and build/NNx-* executables (sorted, as glob gives them) and build/cpu-reference. */
+/* build/NN-* and build/NNx-* executables (sorted, as glob gives them) and build/cpu-reference;
+ * the path-tracing track's build/pNN-* and build/pNNx-* (not their kernel benchmarks
+ * build/<stage>-bench) and build/pt-reference. */
 static char *stages[MAX_PROGRAMS];
 static int stage_count;
 static char cpu_reference[PATH_MAX];
+static char *pt_stages[MAX_PROGRAMS];
+static int pt_stage_count;
+static char pt_reference[PATH_MAX];
 static char repository[PATH_MAX];
 
 static char *trim(char *s)
@@ -99,38 +105,75 @@ static int load_table(void)
     return 0;
 }
 
-static void find_programs(void)
+/* The executables matching build/<glob> into list (not *.resources.txt, not *-bench). */
+static void find_stages(const char *glob_pattern, char **list, int *count)
 {
     char pattern[PATH_MAX];
-    snprintf(pattern, sizeof pattern, "%s/[0-9][0-9]*-*", test_build_dir());
+    snprintf(pattern, sizeof pattern, "%s/%s", test_build_dir(), glob_pattern);
     glob_t found;
     if (glob(pattern, 0, NULL, &found) == 0) {
-        for (size_t i = 0; i < found.gl_pathc && stage_count < MAX_PROGRAMS; ++i) {
-            const char *path = found.gl_pathv[i];
+        for (size_t i = 0; i < found.gl_pathc && *count < MAX_PROGRAMS; ++i) {
+            const char *path = found.gl_pathv[i], *name = strrchr(path, '/') + 1;
+            size_t length = strlen(name);
             struct stat info;
-            /* build/01-base, not build/01-base.resources.txt */
-            if (strchr(strrchr(path, '/') + 1, '.') || stat(path, &info) != 0 ||
-                !S_ISREG(info.st_mode) || access(path, X_OK) != 0)
+            /* build/p01-base, not build/p01-base.resources.txt nor build/p01-base-bench */
+            if (strchr(name, '.') || (length > 6 && strcmp(name + length - 6, "-bench") == 0) ||
+                stat(path, &info) != 0 || !S_ISREG(info.st_mode) || access(path, X_OK) != 0)
                 continue;
-            stages[stage_count++] = strdup(path);
+            list[(*count)++] = strdup(path);
         }
         globfree(&found);
     }
-    snprintf(cpu_reference, sizeof cpu_reference, "%s/cpu-reference", test_build_dir());
-    if (access(cpu_reference, X_OK) != 0)
-        cpu_reference[0] = '\0';
 }
 
+static void find_program(const char *name, char *path, size_t size)
+{
+    snprintf(path, size, "%s/%s", test_build_dir(), name);
+    if (access(path, X_OK) != 0)
+        path[0] = '\0';
+}
+
+static void find_programs(void)
+{
+    find_stages("[0-9][0-9]*-*", stages, &stage_count);
+    find_stages("p[0-9][0-9]*-*", pt_stages, &pt_stage_count);
+    find_program("cpu-reference", cpu_reference, sizeof cpu_reference);
+    find_program("pt-reference", pt_reference, sizeof pt_reference);
+}
+
+/* 7 for build/07c-unified-memory, 5 for build/p05a-split-channels */
 static int stage_number(const char *path)
 {
-    return atoi(strrchr(path, '/') + 1);
+    const char *name = strrchr(path, '/') + 1;
+    return atoi(name[0] == 'p' ? name + 1 : name);
+}
+
+/* NN or NN+ (after a 'p' for the path-tracing track): selects the stages of that number (side
+ * stages included: 07 is 07 and 07a ... 07f) or, with '+', that number and later, or pNNx one
+ * side stage by its whole name up to the '-'. 0 when none is built here. */
+static int select_by_number(const char *token, char **list, int count, int *selected)
+{
+    const char *digits = token[0] == 'p' ? token + 1 : token;
+    size_t length = strlen(digits);
+    int number = atoi(digits), and_later = length && digits[length - 1] == '+';
+    int side = length == 3 && isalpha((unsigned char)digits[2]), any = 0;
+    for (int i = 0; i < count; ++i) {
+        const char *name = strrchr(list[i], '/') + 1;
+        int n = stage_number(list[i]);
+        int match = side ? strncmp(name, token, strlen(token)) == 0 && name[strlen(token)] == '-'
+                         : n == number || (and_later && n > number);
+        if (match)
+            selected[i] = any = 1;
+    }
+    return any;
 }
 
 /* The programs a row's "programs" field names that are built here; notes in missing what the
  * field names but is not built (e.g. a stage still being written). */
 static int programs_of(const struct row *r, const char **out, char *missing, size_t missing_size)
 {
-    int selected[MAX_PROGRAMS] = {0}, cpu = 0, count = 0;
+    int selected[MAX_PROGRAMS] = {0}, pt_selected[MAX_PROGRAMS] = {0}, cpu = 0, pt_cpu = 0;
+    int count = 0;
     char field[256];
     snprintf(field, sizeof field, "%s", r->programs);
     missing[0] = '\0';
@@ -146,25 +189,40 @@ static int programs_of(const struct row *r, const char **out, char *missing, siz
                 snprintf(missing + strlen(missing), missing_size - strlen(missing),
                          " cpu-reference");
         } else if (isdigit((unsigned char)token[0])) {
-            int number = atoi(token), and_later = token[strlen(token) - 1] == '+', any = 0;
-            for (int i = 0; i < stage_count; ++i) {
-                int n = stage_number(stages[i]);
-                if (n == number || (and_later && n > number))
-                    selected[i] = any = 1;
-            }
-            if (!any)
+            if (!select_by_number(token, stages, stage_count, selected))
+                snprintf(missing + strlen(missing), missing_size - strlen(missing),
+                         " stage %s", token);
+        } else if (strcmp(token, "pt") == 0 || strcmp(token, "ptstages") == 0) {
+            for (int i = 0; i < pt_stage_count; ++i)
+                pt_selected[i] = 1;
+            pt_cpu |= strcmp(token, "pt") == 0;
+            if (!pt_stage_count)
+                snprintf(missing + strlen(missing), missing_size - strlen(missing),
+                         " path-tracing stages");
+        } else if (strcmp(token, "ptref") == 0) {
+            pt_cpu = 1;
+        } else if (token[0] == 'p' && isdigit((unsigned char)token[1])) {
+            if (!select_by_number(token, pt_stages, pt_stage_count, pt_selected))
                 snprintf(missing + strlen(missing), missing_size - strlen(missing),
                          " stage %s", token);
         } else {
-            fail_msg("%s:%d: unknown program '%s' (all, stages, cpu, NN, NN+)", TABLE_PATH,
-                     r->line, token);
+            fail_msg("%s:%d: unknown program '%s' (all, stages, cpu, NN, NN+, pt, ptstages, "
+                     "ptref, pNN, pNN+)",
+                     TABLE_PATH, r->line, token);
         }
     }
+    if (pt_cpu && !pt_reference[0])
+        snprintf(missing + strlen(missing), missing_size - strlen(missing), " pt-reference");
     for (int i = 0; i < stage_count; ++i)
         if (selected[i])
             out[count++] = stages[i];
     if (cpu && cpu_reference[0])
         out[count++] = cpu_reference;
+    for (int i = 0; i < pt_stage_count; ++i)
+        if (pt_selected[i])
+            out[count++] = pt_stages[i];
+    if (pt_cpu && pt_reference[0])
+        out[count++] = pt_reference;
     return count;
 }
 
@@ -278,7 +336,7 @@ static void run_row(void **state)
         print_message("skipped: ulimit -v under AddressSanitizer\n");
         skip();
     }
-    const char *programs[MAX_PROGRAMS + 1];
+    const char *programs[2 * MAX_PROGRAMS + 2];
     char missing[512];
     int count = programs_of(r, programs, missing, sizeof missing);
     if (missing[0])

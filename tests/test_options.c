@@ -6,6 +6,9 @@
 #define GPU_STAGE (OPTION_GPU)
 #define BLOCK_STAGE (OPTION_GPU | OPTION_BLOCK)
 #define RAYS_STAGE (OPTION_GPU | OPTION_BLOCK | OPTION_RAYS_PER_THREAD)
+/* The path-tracing track: its stages (common/pathtrace/pt_stage_main.c) and its CPU reference. */
+#define PT_STAGE (OPTION_GPU | OPTION_SAMPLES | OPTION_RECORD)
+#define PT_REFERENCE (OPTION_THREADS | OPTION_SAMPLES)
 
 static int parse(unsigned accepted, struct options *o, char *error, int argc, ...)
 {
@@ -34,6 +37,65 @@ static void defaults(void **state)
     assert_int_equal(o.help, 0);
     assert_int_equal(parse(RAYS_STAGE, &o, error, 1), 0);
     assert_int_equal(o.rays_per_thread, 0); /* 0: the stage's default */
+    assert_int_equal(o.samples, 0);
+    assert_null(o.record_dir);
+    assert_int_equal(o.record_segment, -1);
+}
+
+/* With OPTION_SAMPLES (the path-tracing track) the default scene is the track's. */
+static void path_tracing_defaults(void **state)
+{
+    (void)state;
+    struct options o;
+    char error[OPTIONS_ERROR_BYTES];
+    const unsigned sets[] = {PT_STAGE, PT_REFERENCE};
+    for (int k = 0; k < 2; ++k) {
+        assert_int_equal(parse(sets[k], &o, error, 1), 0);
+        assert_string_equal(o.scene_path, "scenes/pt-benchmark.scene");
+        assert_string_equal(OPTIONS_DEFAULT_PT_SCENE, "scenes/pt-benchmark.scene");
+        assert_int_equal(o.samples, 0); /* 0: the scene's */
+        assert_null(o.record_dir);
+        assert_int_equal(o.record_segment, -1); /* -1: not given (the stage's default) */
+    }
+    assert_int_equal(parse(PT_STAGE, &o, error, 3, "--scene", "x.scene"), 0);
+    assert_string_equal(o.scene_path, "x.scene");
+    /* OPTION_RECORD alone does not change the default scene */
+    assert_int_equal(parse(OPTION_GPU | OPTION_RECORD, &o, error, 1), 0);
+    assert_string_equal(o.scene_path, "scenes/benchmark.scene");
+}
+
+static void samples_and_record_are_read(void **state)
+{
+    (void)state;
+    struct options o;
+    char error[OPTIONS_ERROR_BYTES];
+    const char *counts[] = {"1", "8", "1000", "65536"};
+    for (int k = 0; k < 4; ++k) {
+        assert_int_equal(parse(PT_STAGE, &o, error, 3, "--samples", counts[k]), 0);
+        assert_int_equal(o.samples, atoi(counts[k]));
+        assert_int_equal(parse(PT_REFERENCE, &o, error, 3, "--samples", counts[k]), 0);
+        assert_int_equal(o.samples, atoi(counts[k]));
+    }
+    assert_int_equal(OPTIONS_MAX_SAMPLES, 65536);
+    assert_int_equal(OPTIONS_MAX_SEGMENT, 63);
+    assert_int_equal(parse(PT_STAGE, &o, error, 11, "--scene", "a.scene", "--record", "rec dir",
+                           "--record-segment", "0", "--samples", "3", "--size", "16x8"),
+                     0);
+    assert_string_equal(o.scene_path, "a.scene");
+    assert_string_equal(o.record_dir, "rec dir");
+    assert_int_equal(o.record_segment, 0);
+    assert_int_equal(o.samples, 3);
+    assert_int_equal(o.width, 16);
+    assert_int_equal(o.height, 8);
+    assert_int_equal(parse(PT_STAGE, &o, error, 3, "--record-segment", "63"), 0);
+    assert_int_equal(o.record_segment, 63);
+    assert_null(o.record_dir); /* a segment alone records nothing */
+    /* the last of a repeated option wins */
+    assert_int_equal(parse(PT_STAGE, &o, error, 5, "--samples", "2", "--samples", "5"), 0);
+    assert_int_equal(o.samples, 5);
+    assert_int_equal(parse(PT_REFERENCE, &o, error, 5, "--threads", "3", "--samples", "7"), 0);
+    assert_int_equal(o.threads, 3);
+    assert_int_equal(o.samples, 7);
 }
 
 static void rays_per_thread_from_1_to_64(void **state)
@@ -107,6 +169,35 @@ static const struct bad bad_cases[] = {
     {BLOCK_STAGE, {"--rays-per-thread", "4"}, "option --rays-per-thread is not available in this stage"},
     {GPU_STAGE, {"--rays-per-thread"}, "option --rays-per-thread is not available in this stage"},
     {OPTION_THREADS, {"--rays-per-thread", "4"}, "option --rays-per-thread is for the GPU stages"},
+    /* --samples: only the path-tracing track */
+    {PT_STAGE, {"--samples"}, "option --samples needs a value"},
+    {PT_STAGE, {"--samples", "0"}, "--samples '0' is out of range (1 to 65536)"},
+    {PT_STAGE, {"--samples", "65537"}, "--samples '65537' is out of range (1 to 65536)"},
+    {PT_REFERENCE, {"--samples", "70000"}, "--samples '70000' is out of range (1 to 65536)"},
+    {PT_STAGE, {"--samples", "99999999999999999999"}, "--samples '99999999999999999999' is out of range (1 to 65536)"},
+    {PT_STAGE, {"--samples", "-2"}, "--samples '-2' is not a count from 1 to 65536"},
+    {PT_STAGE, {"--samples", "8x"}, "--samples '8x' is not a count from 1 to 65536"},
+    {PT_REFERENCE, {"--samples", ""}, "--samples '' is not a count from 1 to 65536"},
+    {GPU_STAGE, {"--samples", "4"}, "option --samples is for the path-tracing track (build/pNN-*, build/pt-reference)"},
+    {RAYS_STAGE, {"--samples", "4"}, "option --samples is for the path-tracing track"},
+    {OPTION_THREADS, {"--samples", "4"}, "option --samples is for the path-tracing track (build/pNN-*, build/pt-reference)"},
+    /* --record, --record-segment: only the path-tracing stages */
+    {PT_STAGE, {"--record"}, "option --record needs a value"},
+    {PT_STAGE, {"--record-segment"}, "option --record-segment needs a value"},
+    {PT_STAGE, {"--record-segment", "64"}, "--record-segment '64' is out of range (0 to 63)"},
+    {PT_STAGE, {"--record-segment", "-1"}, "--record-segment '-1' is not a count from 0 to 63"},
+    {PT_STAGE, {"--record-segment", "one"}, "--record-segment 'one' is not a count from 0 to 63"},
+    {PT_REFERENCE, {"--record", "dir"}, "option --record is for the path-tracing stages (build/pNN-*), not the CPU reference"},
+    {PT_REFERENCE, {"--record-segment", "1"}, "option --record-segment is for the path-tracing stages (build/pNN-*), not the CPU reference"},
+    {GPU_STAGE, {"--record", "dir"}, "option --record is for the path-tracing"},
+    {OPTION_THREADS, {"--record-segment", "1"}, "option --record-segment is for the path-tracing"},
+    /* the main chain's options on a path-tracing stage */
+    {PT_STAGE, {"--block", "8x8"}, "option --block is not available in this stage"},
+    {PT_STAGE, {"--rays-per-thread", "2"}, "option --rays-per-thread is not available in this stage"},
+    {PT_STAGE, {"--frames", "2"}, "option --frames is not available in this stage"},
+    {PT_STAGE, {"--threads", "2"}, "option --threads is for the CPU reference; a stage renders on the GPU"},
+    {PT_REFERENCE, {"--csv"}, "option --csv is for the GPU stages; the CPU reference renders on the CPU"},
+    {PT_STAGE, {"--size", "1x1"}, "image size 1x1 is too small (each side at least 2)"},
 };
 
 static void bad_options_are_named(void **state)
@@ -148,6 +239,29 @@ static void usage_lists_only_accepted_options(void **state)
     const char *rays = strstr(text, "--rays-per-thread N");
     assert_non_null(rays);
     assert_non_null(strstr(rays, "1 to 64 (default 4)"));
+    assert_null(strstr(text, "--samples"));
+    assert_null(strstr(text, "--record"));
+    assert_non_null(strstr(text, "(default scenes/benchmark.scene"));
+
+    /* the path-tracing track: its default scene, --samples, and --record for the stages only */
+    out = fmemopen(text, sizeof text, "w");
+    options_print_usage(out, "build/p01-base", PT_STAGE, "", 0);
+    fclose(out);
+    assert_non_null(strstr(text, "--scene FILE    scene to render (default scenes/pt-benchmark.scene"));
+    assert_non_null(strstr(text, "--samples N     samples per pixel, 1 to 65536 (default: the scene's)"));
+    assert_non_null(strstr(text, "--record DIR"));
+    assert_non_null(strstr(text, "--record-segment K"));
+    assert_non_null(strstr(text, "--csv"));
+    assert_null(strstr(text, "--block"));
+    assert_null(strstr(text, "--threads"));
+    out = fmemopen(text, sizeof text, "w");
+    options_print_usage(out, "pt-reference", PT_REFERENCE, NULL, 0);
+    fclose(out);
+    assert_non_null(strstr(text, "(default scenes/pt-benchmark.scene"));
+    assert_non_null(strstr(text, "--samples N"));
+    assert_non_null(strstr(text, "--threads N"));
+    assert_null(strstr(text, "--record"));
+    assert_null(strstr(text, "--csv"));
 }
 
 int main(void)
@@ -156,6 +270,8 @@ int main(void)
         cmocka_unit_test(defaults),
         cmocka_unit_test(every_option_is_read),
         cmocka_unit_test(rays_per_thread_from_1_to_64),
+        cmocka_unit_test(path_tracing_defaults),
+        cmocka_unit_test(samples_and_record_are_read),
         cmocka_unit_test(bad_options_are_named),
         cmocka_unit_test(usage_lists_only_accepted_options),
     };

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "gpu.h"
 #include "pathtrace/pt_stage.h"
@@ -58,6 +59,12 @@ int main(int argc, char **argv)
     if (!dir)
         return fail("name the folder a run with --record wrote (see --help)");
 
+    struct stat info;
+    if (stat(dir, &info) != 0 || !S_ISDIR(info.st_mode)) {
+        snprintf(error, sizeof error, "%.200s is not a folder (write one with '%s --record %.200s')",
+                 dir, stage_info.name, dir);
+        return fail(error);
+    }
     char scene_path[MAX_PATH_BYTES];
     snprintf(scene_path, sizeof scene_path, "%s/scene.scene", dir);
     struct pt_scene scene;
