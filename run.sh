@@ -6,16 +6,20 @@ set -euo pipefail
 usage() {
     cat <<'USAGE'
 usage: ./run.sh [options]
-Builds the stages, verifies each stage's image on scenes/quick.scene against the CPU reference,
-then times every verified stage over N interleaved runs (one process per run, one run per GPU
+Builds the stages, verifies each stage's image (main track: scenes/quick.scene against the CPU
+reference; path-tracing track: scenes/pt-quick.scene against build/pt-reference), then times
+every verified stage of both tracks over N interleaved runs (one process per run, one run per GPU
 at a time) and writes results/<gpu-slug>/ (runs.csv, env.txt, joblog.txt, summary.csv,
-summary.md, phases.png, kernel.png) and regenerates the README result blocks.
+summary.md, phases.png, kernel.png; pathtrace.png for the path-tracing track) and regenerates the
+README result blocks.
 options:
   --runs N          runs per stage (default 100)
   --stages LIST     comma-separated stages (default: all): N = main stage N only (7: 07-*),
                     Nx = side stage Nx only (7a: 07a-*), N-M = every main and side stage
-                    numbered N..M; e.g. 1-4,7,7a
-  --scene FILE      timed scene (default scenes/benchmark.scene)
+                    numbered N..M; pN, pNx, pN-M the same for the path-tracing track (p5a:
+                    p05a-*; p1-7: p01-* to p07-* with p05a-*); e.g. 1-4,7,7a,p1-3
+  --scene FILE      timed scene of the main track (default scenes/benchmark.scene)
+  --pt-scene FILE   timed scene of the path-tracing track (default scenes/pt-benchmark.scene)
   --gpus LIST       GPU indices to use, e.g. 0,1 (default: every GPU nvidia-smi lists)
   --hosts FILE      GNU parallel sshlogin lines; run the campaign on each (":" = this host)
                     and bring each host's results/<gpu-slug>/ back (ssh command: $RUN_SSH)
@@ -26,11 +30,14 @@ options:
   --no-build        do not run make
   --bin-dir DIR     where the stage executables are (default build; env RUN_BIN_DIR)
   --help            this text
-Stages are the executables build/NN-name (the main chain) and build/NNx-name (side stages that
-branch from stage NN). A timed run of stage S gets, after --scene FILE --csv, the words of
-stages/S/campaign.args when that file exists (e.g. --frames 20); verification runs do not.
-Verification allows 0.01% of the pixels to differ, or the percentage in stages/S/max-differing-percent
-for a stage that changes the arithmetic on purpose (12a-fused-multiply-add).
+Stages are the executables build/NN-name (the main chain), build/NNx-name (side stages that
+branch from stage NN), and build/pNN-name, build/pNNx-name (the path-tracing track; its kernel
+benchmarks build/pNN-name-bench are not stages). A timed run of stage S gets, after
+--scene FILE --csv (its track's scene), the words of stages/S/campaign.args when that file exists
+(e.g. --frames 20); verification runs do not. Verification allows 0.01% of the pixels to differ
+for a main-track stage and none for a path-tracing stage, or the percentage in
+stages/S/max-differing-percent for a stage that changes the arithmetic on purpose
+(12a-fused-multiply-add).
 environment: RUN_SSH (ssh command for --hosts), RUN_NVIDIA_SMI (nvidia-smi command),
   STB_INCLUDE_DIR (folder of stb_image_write.h), RUN_REMOTE_DIR (remote work folder),
   RUN_STAGES_DIR (where stage folders with campaign.args are; default stages).
@@ -38,45 +45,57 @@ USAGE
 }
 die() { echo "run.sh: error: $*" >&2; exit 2; }
 
-# --stages items: N (main stage 0N), Nx (side stage 0Nx), N-M (main and side stages N..M).
+# --stages items: N (main stage 0N), Nx (side stage 0Nx), N-M (main and side stages N..M), and
+# pN, pNx, pN-M the same for the path-tracing track (stages pNN-name, pNNx-name).
 check_stages_spec() {
     local item items
     IFS=',' read -r -a items <<<"$1"
-    [[ "$1" != *, && ${#items[@]} -gt 0 ]] || die "--stages '$1': empty item; use N, Nx or N-M separated by commas (e.g. 1-4,7a)"
+    [[ "$1" != *, && ${#items[@]} -gt 0 ]] || die "--stages '$1': empty item; use N, Nx, N-M, pN, pNx or pN-M separated by commas (e.g. 1-4,7a,p1-3)"
     for item in "${items[@]}"; do
-        if [[ "$item" =~ ^([0-9]+)-([0-9]+)$ ]]; then
+        if [[ "$item" =~ ^p?([0-9]+)-([0-9]+)$ ]]; then
             ((10#${BASH_REMATCH[1]} <= 10#${BASH_REMATCH[2]})) \
                 || die "--stages item '$item': the range runs backwards; write N-M with N <= M"
-        elif ! [[ "$item" =~ ^[0-9]+[a-z]?$ ]]; then
-            die "--stages item '$item' is not N, Nx or N-M (e.g. 7, 7a, 1-4)"
+        elif ! [[ "$item" =~ ^p?[0-9]+[a-z]?$ ]]; then
+            die "--stages item '$item' is not N, Nx, N-M, pN, pNx or pN-M (e.g. 7, 7a, 1-4, p5a, p1-7)"
         fi
     done
 }
 
-# Whether stage executable NAME (NN-name or NNx-name) is selected by --stages SPEC.
+# Whether stage executable NAME (NN-name, NNx-name, pNN-name or pNNx-name) is selected by
+# --stages SPEC: an item selects stages of its own track only.
 stage_selected() {
-    local name="$1" spec="$2" item items number letter
+    local name="$1" spec="$2" item items track number letter
     [[ -z "$spec" ]] && return 0
-    [[ "$name" =~ ^([0-9][0-9])([a-z]?)- ]] || return 1
-    number=$((10#${BASH_REMATCH[1]})) letter="${BASH_REMATCH[2]}"
+    [[ "$name" =~ ^(p?)([0-9][0-9])([a-z]?)- ]] || return 1
+    track="${BASH_REMATCH[1]}" number=$((10#${BASH_REMATCH[2]})) letter="${BASH_REMATCH[3]}"
     IFS=',' read -r -a items <<<"$spec"
     for item in "${items[@]}"; do
-        if [[ "$item" =~ ^([0-9]+)-([0-9]+)$ ]]; then
-            ((number >= 10#${BASH_REMATCH[1]} && number <= 10#${BASH_REMATCH[2]})) && return 0
-        elif [[ "$item" =~ ^([0-9]+)([a-z]?)$ ]]; then
-            ((number == 10#${BASH_REMATCH[1]})) && [[ "$letter" == "${BASH_REMATCH[2]}" ]] && return 0
+        if [[ "$item" =~ ^(p?)([0-9]+)-([0-9]+)$ ]]; then
+            [[ "$track" == "${BASH_REMATCH[1]}" ]] \
+                && ((number >= 10#${BASH_REMATCH[2]} && number <= 10#${BASH_REMATCH[3]})) && return 0
+        elif [[ "$item" =~ ^(p?)([0-9]+)([a-z]?)$ ]]; then
+            [[ "$track" == "${BASH_REMATCH[1]}" ]] && ((number == 10#${BASH_REMATCH[2]})) \
+                && [[ "$letter" == "${BASH_REMATCH[3]}" ]] && return 0
         fi
     done
     return 1
 }
+# Whether stage NAME is of the path-tracing track (pNN-name, pNNx-name).
+is_pt_stage() { [[ "$1" =~ ^p[0-9][0-9][a-z]?- ]]; }
 bad_usage() { echo "run.sh: error: $* (see ./run.sh --help)" >&2; exit 2; }
+# A scene option's file: it exists, is a regular file and can be read.
+check_scene_file() {
+    [[ -e "$2" ]] || bad_usage "$1 '$2': no such file"
+    [[ -f "$2" ]] || bad_usage "$1 '$2' is not a regular file"
+    [[ -r "$2" ]] || bad_usage "$1 '$2' cannot be read"
+}
 
 # GNU parallel quotes remote commands for the login shell named by $SHELL; where that is unset
 # (containers, cron, CI) it guesses and a --hosts campaign runs nothing there.
 export SHELL="${SHELL:-/bin/bash}"
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$repo"
-runs=100 stages_spec='' scene='scenes/benchmark.scene' gpus_spec='' hosts='' out='results'
+runs=100 stages_spec='' scene='scenes/benchmark.scene' pt_scene='scenes/pt-benchmark.scene' gpus_spec='' hosts='' out='results'
 resume=0 timeout_s=120 verify=1 build=1 bin_dir="${RUN_BIN_DIR:-build}"
 forward=()   # options given again to the run.sh of each --hosts login
 command_line="$0 $*"
@@ -87,7 +106,7 @@ while [[ $# -gt 0 ]]; do
         --resume) resume=1; forward+=("$opt"); shift; continue ;;
         --no-verify) verify=0; forward+=("$opt"); shift; continue ;;
         --no-build) build=0; forward+=("$opt"); shift; continue ;;
-        --runs|--stages|--scene|--gpus|--hosts|--out|--timeout|--bin-dir) ;;
+        --runs|--stages|--scene|--pt-scene|--gpus|--hosts|--out|--timeout|--bin-dir) ;;
         *) bad_usage "unknown option '$opt'" ;;
     esac
     [[ $# -ge 2 && -n "$2" ]] || bad_usage "$opt needs a value"
@@ -96,6 +115,7 @@ while [[ $# -gt 0 ]]; do
         --runs) [[ "$val" =~ ^[1-9][0-9]*$ ]] || bad_usage "--runs needs a positive number"; runs="$val" ;;
         --stages) check_stages_spec "$val"; stages_spec="$val" ;;
         --scene) scene="$val" ;;
+        --pt-scene) pt_scene="$val" ;;
         --gpus) [[ "$val" =~ ^[0-9]+(,[0-9]+)*$ ]] || bad_usage "bad --gpus '$val'"; gpus_spec="$val" ;;
         --hosts) [[ -r "$val" ]] || bad_usage "cannot read hosts file '$val'"; hosts="$val" ;;
         --out) out="$val" ;;
@@ -107,7 +127,8 @@ done
 # --- everything checked before anything is written ------------------------------------------
 (( ${#runs} <= 6 )) || bad_usage "--runs $runs is too many (at most 999999)"
 (( ${#timeout_s} <= 6 )) || bad_usage "--timeout $timeout_s is too long (at most 999999 seconds)"
-[[ -f "$scene" ]] || bad_usage "--scene '$scene': no such file"
+check_scene_file --scene "$scene"
+check_scene_file --pt-scene "$pt_scene"
 [[ ! -e "$out" || -d "$out" ]] || bad_usage "--out '$out' exists and is not a folder"
 if [[ -n "$hosts" ]]; then
     [[ -f "$hosts" ]] || bad_usage "--hosts '$hosts' is not a file"
@@ -204,23 +225,49 @@ cp "$bin_dir"/*.resources.txt "$dir/" 2>/dev/null || true
 failed_stages=()
 if [[ "$verify" -eq 1 ]]; then
     first_gpu="$(head -n1 "$tmp/gpus" | cut -d, -f1)"
-    echo "run.sh: verifying ${#stages[@]} stage(s) on scenes/quick.scene against the CPU reference" >&2
-    "$bin_dir/cpu-reference" --scene scenes/quick.scene --output "$tmp/reference.png" >/dev/null \
-        || die "build/cpu-reference failed; cannot verify (use --no-verify to time anyway)"
+    # Each track against its own reference, made once: the main track on scenes/quick.scene
+    # against build/cpu-reference, the path-tracing track on scenes/pt-quick.scene against
+    # build/pt-reference (bit for bit unless the stage's folder states a bound).
+    main_count=0 pt_count=0
+    for stage in "${stages[@]}"; do
+        if is_pt_stage "$stage"; then pt_count=$((pt_count + 1)); else main_count=$((main_count + 1)); fi
+    done
+    what=() scenes=()
+    if [[ "$main_count" -gt 0 ]]; then
+        what+=("$main_count stage(s) on scenes/quick.scene against the CPU reference")
+        scenes+=("scenes/quick.scene")
+        "$bin_dir/cpu-reference" --scene scenes/quick.scene --output "$tmp/reference.png" >/dev/null \
+            || die "build/cpu-reference failed; cannot verify (use --no-verify to time anyway)"
+    fi
+    if [[ "$pt_count" -gt 0 ]]; then
+        what+=("$pt_count path-tracing stage(s) on scenes/pt-quick.scene against build/pt-reference")
+        scenes+=("scenes/pt-quick.scene")
+        "$bin_dir/pt-reference" --scene scenes/pt-quick.scene --output "$tmp/pt-reference.png" >/dev/null \
+            || die "build/pt-reference failed; cannot verify the path-tracing stages (use --no-verify to time anyway)"
+    fi
+    if [[ ${#what[@]} -eq 2 ]]; then
+        echo "run.sh: verifying ${what[0]} and ${what[1]}" >&2
+    else
+        echo "run.sh: verifying ${what[0]}" >&2
+    fi
     verified=()
-    echo "# verification on scenes/quick.scene, $(date -u +%FT%TZ)" >>"$dir/verify.txt"
+    echo "# verification on ${scenes[*]}, $(date -u +%FT%TZ)" >>"$dir/verify.txt"
     for stage in "${stages[@]}"; do
         line=''
+        if is_pt_stage "$stage"; then
+            verify_scene=scenes/pt-quick.scene reference="$tmp/pt-reference.png" tolerance=0
+        else
+            verify_scene=scenes/quick.scene reference="$tmp/reference.png" tolerance=0.01
+        fi
         # A stage that changes the arithmetic on purpose states its bound in its folder.
-        tolerance=0.01
         tolerance_file="${RUN_STAGES_DIR:-$repo/stages}/$stage/max-differing-percent"
         if [[ -f "$tolerance_file" ]]; then
             tolerance="$(tr -d '[:space:]' <"$tolerance_file")"
             [[ "$tolerance" =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "$tolerance_file: '$tolerance' is not a percentage"
         fi
         if CUDA_VISIBLE_DEVICES="$first_gpu" timeout -k 5 "$timeout_s" "$bin_dir/$stage" \
-                --scene scenes/quick.scene --output "$tmp/$stage.png" >/dev/null 2>"$tmp/$stage.err" \
-            && line="$("$bin_dir/compare-images" "$tmp/reference.png" "$tmp/$stage.png" --max-differing-percent "$tolerance")"; then
+                --scene "$verify_scene" --output "$tmp/$stage.png" >/dev/null 2>"$tmp/$stage.err" \
+            && line="$("$bin_dir/compare-images" "$reference" "$tmp/$stage.png" --max-differing-percent "$tolerance")"; then
             verified+=("$stage"); echo "$stage: ok: $line" >>"$dir/verify.txt"
         else
             line="${line:-$(tail -n1 "$tmp/$stage.err")}"
@@ -242,7 +289,7 @@ for ((run = 1; run <= runs; run++)); do
         echo "$order $run $stage" >>"$tmp/jobs"
     done
 done
-export RUN_DIR="$dir" RUN_BIN_DIR="$bin_dir" RUN_SCENE="$scene" RUN_TIMEOUT="$timeout_s" \
+export RUN_DIR="$dir" RUN_BIN_DIR="$bin_dir" RUN_SCENE="$scene" RUN_PT_SCENE="$pt_scene" RUN_TIMEOUT="$timeout_s" \
     RUN_GPU_LIST="$gpus_spec" RUN_GPU_INFO="$tmp/gpus" RUN_HOST="${RUN_HOSTNAME:-$(hostname)}" \
     RUN_TOTAL="$(wc -l <"$tmp/jobs")" RUN_START="$(date +%s)"
 interrupted=0

@@ -99,6 +99,13 @@ static int teardown(void **state) {
 /* The campaign's runs.csv in a test's folder. */
 #define RUNS "'%s/results/fake-gpu/runs.csv'"
 
+/* Adds fake path-tracing stage executables named in NAMES (space-separated) to the test's bin
+ * folder, and the fake build/pt-reference. */
+static void add_fake_pt_stages(const fixture *f, const char *names) {
+    assert_int_equal(sh("for s in %s; do cp tests/fixtures/fake-pt-stage.sh '%s/bin/'$s; done && "
+                        "cp tests/fixtures/fake-pt-reference.sh '%s/bin/pt-reference'", names, f->dir, f->dir), 0);
+}
+
 static void test_bad_options(void **state) {
     REQUIRE_TOOLS();
     fixture *f = *state;
@@ -110,7 +117,11 @@ static void test_bad_options(void **state) {
         {"--runs abc", "--runs needs a positive number"},
         {"--runs 99999999999999999999", "--runs 99999999999999999999 is too many"},
         {"--timeout 99999999999999999999", "--timeout 99999999999999999999 is too long"},
-        {"--stages x", "--stages item 'x' is not N, Nx or N-M"},
+        {"--stages x", "--stages item 'x' is not N, Nx, N-M, pN, pNx or pN-M"},
+        {"--stages p", "--stages item 'p' is not N, Nx, N-M, pN, pNx or pN-M"},
+        {"--stages p1-p3", "--stages item 'p1-p3' is not N, Nx, N-M, pN, pNx or pN-M"},
+        {"--stages p3-1", "--stages item 'p3-1': the range runs backwards"},
+        {"--stages 1,p98", "--stages item 'p98' names no stage"},
         {"--stages 1,98", "--stages item '98' names no stage"},
         {"--stages 7z", "--stages item '7z' names no stage"},
         {"--stages 90-95", "--stages item '90-95' names no stage"},
@@ -144,6 +155,52 @@ static void test_bad_options(void **state) {
     assert_int_equal(sh("grep -qF -- \"--out 'README.md' exists and is not a folder\" '%s/err'", f->dir), 0);
     assert_int_equal(RUN(f, "", "--help"), 0);
     assert_int_equal(sh("grep -q '^usage: ./run.sh' '%s/out'", f->dir), 0);
+    assert_int_equal(sh("grep -q -- '--pt-scene FILE' '%s/out' && grep -q 'pN-M' '%s/out'", f->dir, f->dir), 0);
+}
+
+/* --pt-scene, the path-tracing track's timed scene, is checked like --scene before anything is
+ * written: it exists, is a regular file, can be read; one line, status 2. */
+static void test_pt_scene_validation(void **state) {
+    REQUIRE_TOOLS();
+    fixture *f = *state;
+    assert_int_equal(sh("mkfifo '%s/fifo' && touch '%s/unreadable.scene' && chmod 000 '%s/unreadable.scene'",
+                        f->dir, f->dir, f->dir), 0);
+    const struct {
+        const char *args, *message;
+    } bad[] = {
+        {"--pt-scene no-such.scene", "run.sh: error: --pt-scene 'no-such.scene': no such file"},
+        {"--pt-scene scenes", "run.sh: error: --pt-scene 'scenes' is not a regular file"},
+        {"--pt-scene FIFO", "' is not a regular file"},
+        {"--pt-scene", "run.sh: error: --pt-scene needs a value"},
+        {"--scene scenes", "run.sh: error: --scene 'scenes' is not a regular file"},
+        {"--pt-scene UNREADABLE", "unreadable.scene' cannot be read"}, /* not as root: root reads it */
+    };
+    int root = sh("test \"$(id -u)\" -eq 0") == 0;
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        char args[512];
+        if (strcmp(bad[k].args, "--pt-scene FIFO") == 0)
+            snprintf(args, sizeof args, "--pt-scene '%s/fifo'", f->dir);
+        else if (strcmp(bad[k].args, "--pt-scene UNREADABLE") == 0) {
+            if (root) continue;
+            snprintf(args, sizeof args, "--pt-scene '%s/unreadable.scene'", f->dir);
+        } else
+            snprintf(args, sizeof args, "%s", bad[k].args);
+        assert_int_equal(sh("rm -rf '%s/results'", f->dir), 0);
+        int status = RUN(f, "", args);
+        if (status != 2 || sh("test $(wc -l <'%s/err') -eq 1 && grep -qF -- \"%s\" '%s/err'", f->dir,
+                              bad[k].message, f->dir) != 0) {
+            sh("sed 's/^/# run.sh: /' '%s/err'", f->dir);
+            fail_msg("run.sh %s: status %d, expected 2 and one line with '%s'", args, status, bad[k].message);
+        }
+        assert_int_equal(sh("test ! -e '%s/results'", f->dir), 0);
+    }
+    /* A good one is used: the path-tracing stage's timed runs get it, the main stages keep --scene. */
+    add_fake_pt_stages(f, "p01-base");
+    char env[PATH_MAX];
+    snprintf(env, sizeof env, "FAKE_ARGS_LOG='%s/args'", f->dir);
+    RUN_OK(f, env, "--runs 1 --no-verify --stages 1,p1 --pt-scene scenes/pt-quick.scene");
+    assert_int_equal(sh("grep -qx 'p01-base --scene scenes/pt-quick.scene --csv' '%s/args' && "
+                        "grep -qx '01-base --scene scenes/benchmark.scene --csv' '%s/args'", f->dir, f->dir), 0);
 }
 
 static void test_statistics_by_hand(void **state) {
@@ -612,6 +669,192 @@ static void test_plots_every_stage(void **state) {
                         f->dir, dir, f->dir, dir), 0);
 }
 
+/* --stages pN, pNx, pN-M select path-tracing stages only; N, Nx, N-M main-track stages only. */
+static void test_pt_stage_selection(void **state) {
+    REQUIRE_TOOLS();
+    fixture *f = *state;
+    add_fake_pt_stages(f, "p01-base p02-nomalloc p03-regs p04-soa p05-soa p05a-split p07-const");
+    const struct {
+        const char *spec, *timed;
+    } cases[] = {
+        {"p1-3", "p01-base p02-nomalloc p03-regs"},
+        {"1-3", "01-base 02-static"},                                   /* no p stage */
+        {"1-18", "01-base 02-static"},
+        {"p5", "p05-soa"},                                              /* not its side stage */
+        {"p5a", "p05a-split"},
+        {"p05,p7", "p05-soa p07-const"},
+        {"p1-7", "p01-base p02-nomalloc p03-regs p04-soa p05-soa p05a-split p07-const"},
+        {"2,p2", "02-static p02-nomalloc"},
+        {"", "01-base 02-static p01-base p02-nomalloc p03-regs p04-soa p05-soa p05a-split p07-const"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char args[128];
+        snprintf(args, sizeof args, "--runs 1 --no-verify%s%s", cases[i].spec[0] ? " --stages " : "", cases[i].spec);
+        assert_int_equal(sh("rm -rf '%s/results'", f->dir), 0);
+        RUN_OK(f, "", args);
+        assert_int_equal(TIMED_STAGES(f), 0);
+        if (sh("grep -qx '%s' '%s/timed'", cases[i].timed, f->dir) != 0) {
+            sh("sed 's/^/# timed: /' '%s/timed'", f->dir);
+            fail_msg("--stages '%s' should time exactly: %s", cases[i].spec, cases[i].timed);
+        }
+    }
+    /* Both tracks interleaved: orders 1 to 4 are run 1 of each selected stage. */
+    assert_int_equal(sh("rm -rf '%s/results'", f->dir), 0);
+    RUN_OK(f, "", "--runs 2 --no-verify --stages 1-2,p1-2");
+    assert_int_equal(sh("awk -F, '$12 == \"total\" && $1 <= 4 { print $2 $3 }' " RUNS " | LC_ALL=C sort | paste -sd' ' - "
+                        "| grep -qx '101-base 102-static 1p01-base 1p02-nomalloc'", f->dir), 0);
+}
+
+/* The kernel benchmarks build/pNN-name-bench are not stages: never listed, verified or timed,
+ * even by an item (p1) whose number they share. */
+static void test_bench_executables_never_timed(void **state) {
+    REQUIRE_TOOLS();
+    fixture *f = *state;
+    const char *d = f->dir;
+    add_fake_pt_stages(f, "p01-base p02-nomalloc");
+    /* Executables that would print a valid CSV under their own name if they were run. */
+    assert_int_equal(sh("cp tests/fixtures/fake-pt-stage.sh '%s/bin/p01-base-bench' && "
+                        "cp tests/fixtures/fake-pt-stage.sh '%s/bin/p02-nomalloc-bench'", d, d), 0);
+    assert_int_equal(sh("tools/list-stages.sh '%s/bin' | xargs -n1 basename | paste -sd' ' - | "
+                        "grep -qx '01-base 02-static p01-base p02-nomalloc'", d), 0);
+    const char *specs[] = {"", "--stages p1", "--stages p1-2,1"};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        char args[128];
+        snprintf(args, sizeof args, "--runs 1 %s", specs[i]);
+        assert_int_equal(sh("rm -rf '%s/results'", d), 0);
+        RUN_OK(f, "", args);
+        assert_int_equal(sh_num("grep -c 'bench' " RUNS, d), 0);
+        assert_int_equal(sh_num("grep -c 'bench' '%s/results/fake-gpu/verify.txt'", d), 0);
+        assert_int_equal(sh_num("awk -F, '$12 == \"total\" && $3 == \"p01-base\"' " RUNS " | wc -l", d), 1);
+    }
+}
+
+/* Path-tracing stages are verified on scenes/pt-quick.scene against build/pt-reference's image
+ * (made once), with no differing pixel allowed; main stages as before. The fake stages write
+ * 'FAKE IMAGE' (main, as the fake CPU reference) and 'FAKE PT IMAGE' (p, as the fake
+ * pt-reference), so a p stage compared with the CPU reference would fail. */
+static void test_pt_stages_verified_against_pt_reference(void **state) {
+    REQUIRE_TOOLS();
+    fixture *f = *state;
+    const char *d = f->dir;
+    add_fake_pt_stages(f, "p01-base p02-nomalloc");
+    char env[PATH_MAX];
+    snprintf(env, sizeof env, "FAKE_ARGS_LOG='%s/args'", d);
+    RUN_OK(f, env, "--runs 3");
+    const char *verify = "results/fake-gpu/verify.txt";
+    assert_int_equal(sh("grep -q '^p01-base: ok: differing pixels: 0' '%s/%s' && grep -q '^p02-nomalloc: ok' '%s/%s' && "
+                        "grep -q '^01-base: ok' '%s/%s'", d, verify, d, verify, d, verify), 0);
+    assert_int_equal(sh("grep -q 'scenes/quick.scene scenes/pt-quick.scene' '%s/%s'", d, verify), 0);
+    /* One reference image for the track, of scenes/pt-quick.scene. */
+    assert_int_equal(sh_num("grep -c '^pt-reference ' '%s/args'", d), 1);
+    assert_int_equal(sh("grep -q '^pt-reference --scene scenes/pt-quick.scene --output ' '%s/args'", d), 0);
+    /* Each p stage rendered scenes/pt-quick.scene, compared with pt-reference's image at 0%%;
+     * a main stage with the CPU reference's at 0.01%%. */
+    assert_int_equal(sh("grep -q '^p02-nomalloc --scene scenes/pt-quick.scene --output ' '%s/args'", d), 0);
+    assert_int_equal(sh("grep -qE '^compare-images [^ ]*/pt-reference.png [^ ]*/p02-nomalloc.png --max-differing-percent 0$' '%s/args'", d), 0);
+    assert_int_equal(sh("grep -qE '^compare-images [^ ]*/reference.png [^ ]*/01-base.png --max-differing-percent 0.01$' '%s/args'", d), 0);
+    /* Timed on the default --pt-scene, three runs each, with its metrics. */
+    assert_int_equal(sh_num("grep -c '^p01-base --scene scenes/pt-benchmark.scene --csv$' '%s/args'", d), 3);
+    assert_int_equal(sh_num("awk -F, '$3 == \"p02-nomalloc\" && $12 == \"samples_per_second\" && $15 == \"ok\"' " RUNS " | wc -l", d), 3);
+    /* The summary's path-tracing table: rays/s median 1e12 / 9900 (kernel_events 7900, 9900,
+     * 11900), samples/s 2097152e6 / 9900; kernels and the copy and accumulation parts of run 2. */
+    assert_int_equal(sh("grep -qF '| p01-base | – | 101.01 | 211.83 | 5000 | 2500 | 2500 | 1.00x | – |' '%s/results/fake-gpu/summary.md'", d), 0);
+    /* A wrong picture: not timed; the other stage is. */
+    assert_int_equal(sh("rm -rf '%s/results'", d), 0);
+    assert_int_equal(RUN(f, "FAKE_BAD_IMAGE=p02-nomalloc", "--runs 1 --stages p1-2"), 1);
+    assert_int_equal(sh("grep -q 'p02-nomalloc FAILED verification' '%s/err' && grep -q '^p02-nomalloc: FAILED' '%s/%s'",
+                        d, d, verify), 0);
+    assert_int_equal(sh_num("awk -F, '$3 == \"p02-nomalloc\"' " RUNS " | wc -l", d), 0);
+    assert_int_equal(sh_num("awk -F, '$12 == \"total\" && $3 == \"p01-base\"' " RUNS " | wc -l", d), 1);
+    /* Only the path-tracing track selected: the CPU reference is not needed. */
+    assert_int_equal(sh("rm -rf '%s/results' '%s/bin/cpu-reference'", d, d), 0);
+    RUN_OK(f, "", "--runs 1 --stages p1");
+    /* A stage's folder may state a bound, as for the main track. */
+    assert_int_equal(sh("rm -rf '%s/results' && mkdir -p '%s/stages/p01-base' '%s/stages/p02-nomalloc' && "
+                        "echo 100 >'%s/stages/p02-nomalloc/max-differing-percent'", d, d, d, d), 0);
+    snprintf(env, sizeof env, "FAKE_BAD_IMAGE=p02-nomalloc RUN_STAGES_DIR='%s/stages'", d);
+    RUN_OK(f, env, "--runs 1 --stages p1-2");
+    assert_int_equal(sh("grep -q '^p02-nomalloc: ok: differing pixels: 1 of 1' '%s/%s'", d, verify), 0);
+    /* Without a pt-reference the path-tracing stages cannot be verified: one line, status 2. */
+    assert_int_equal(sh("rm -rf '%s/results' '%s/bin/pt-reference'", d, d), 0);
+    assert_int_equal(RUN(f, "", "--runs 1 --stages p1"), 2);
+    assert_int_equal(sh("grep -q 'pt-reference failed' '%s/err'", d), 0);
+}
+
+/* tools/summarize.py on a campaign with path-tracing rows (tests/fixtures/pt-runs.csv: 01-base
+ * and p01, p02, p05, p05a, p06 over three runs, rays/s medians 100, 200, 400, 300 and 800
+ * million): the track's tables come after the main chain's, whose rows do not change. */
+static void test_pt_summary_tables(void **state) {
+    REQUIRE_TOOLS();
+    fixture *f = *state;
+    const char *d = f->dir;
+    assert_int_equal(sh("mkdir -p '%s/results/fake-gpu' && cp tests/fixtures/pt-runs.csv '%s/results/fake-gpu/runs.csv'", d, d), 0);
+    assert_int_equal(sh("python3 tools/summarize.py '%s/results/fake-gpu'", d), 0);
+    const char *md = "results/fake-gpu/summary.md";
+    /* Speed-up by rays/s median: p02 over p01; p05 over p02 (the chain); p05a over its parent
+     * p05; p06 over p05 (the chain, not the side stage p05a); p06 reports no frame_copy. */
+    long p01 = LINE_OF(f, md, "| p01-base | – | 100.00 | 10.00 | 5000000 | 2500000 | 2500000 | 1.00x | – |");
+    long p02 = LINE_OF(f, md, "| p02-no-device-malloc | p01-base | 200.00 | 20.00 | 2500000 | 1250000 | 1250000 | 2.00x | 2.00x |");
+    long p05 = LINE_OF(f, md, "| p05-soa-samples | p02-no-device-malloc | 400.00 | 40.00 | 1250000 | 625000 | 625000 | 4.00x | 2.00x |");
+    long p05a = LINE_OF(f, md, "| p05a-split-channels | p05-soa-samples | 300.00 | 30.00 | 1666666 | 833333 | 833333 | 3.00x | 0.75x |");
+    long p06 = LINE_OF(f, md, "| p06-device-accumulation | p05-soa-samples | 800.00 | 80.00 | 1250000 | – | – | 8.00x | 2.00x |");
+    assert_true(p01 > 0 && p02 == p01 + 1 && p05 == p02 + 1 && p05a == p05 + 1 && p06 == p05a + 1);
+    assert_int_equal(sh("grep -qF '| stage | compared with | rays/s median [M] | samples/s median [M] | kernels median [µs] | "
+                        "frame_copy median [µs] | host_accumulate median [µs] | vs p01 | vs compared with |' '%s/%s'", d, md), 0);
+    /* Times: total 10000120, 9091029, 11111231 µs -> mean 10067460, median 10000120, min, max;
+     * kernel phase 120 less; kernel_events 100 less than the phase. */
+    assert_true(LINE_OF(f, md, "| p01-base | 10067460 | 10000120 | 1011783 | 9091029 | 11111231 | 10067340 | 10000000 | "
+                               "1011783 | 9090909 | 11111111 | 10067240 | 9999900 | 1011783 | 9090809 | 11111011 | 3 |") > 0);
+    /* After the main chain's tables, which hold the main stage only, unchanged. */
+    long main_speedup = LINE_OF(f, md, "| 01-base | 6000 | 6000 | 1.00x | 1.00x | 5000 | 5000 | 1.00x | 1.00x |");
+    assert_true(LINE_OF(f, md, "| 01-base | 1000 | – | – | 5000 | – | – | – | 6000 |") > 0);
+    assert_true(main_speedup > 0 && p01 > main_speedup);
+    assert_int_equal(sh("grep -q '^| p01-base | 10 | 20 |' '%s/%s'", d, md), 1);
+    assert_int_equal(sh("grep -q '^| p01-base | 10067460 | 10000120 | [0-9.]*x |' '%s/%s'", d, md), 1);
+    assert_int_equal(sh("grep -qx 'p01-base,rays_per_second,rays/s,3,100000000,100000000,10000000,90000000,110000000' "
+                        "'%s/results/fake-gpu/summary.csv'", d), 0);
+    /* The failed run of p02 is listed, not counted. */
+    assert_int_equal(sh("grep -q '^- p02-no-device-malloc run 4: exit status 1' '%s/%s'", d, md), 0);
+
+    /* update_readmes.py: a path-tracing stage's README block (phases against the stage it is
+     * compared with, then rays/s and samples/s medians); one without markers is left alone. */
+    make_readme_root(f, "01-base p02-no-device-malloc p05a-split-channels");
+    assert_int_equal(sh("mkdir -p '%s/root/results/fake-gpu' '%s/root/stages/p06-device-accumulation' && "
+                        "cp tests/fixtures/pt-runs.csv '%s/root/results/fake-gpu/runs.csv' && "
+                        "echo '# p06 without markers' >'%s/root/stages/p06-device-accumulation/README.md'", d, d, d, d), 0);
+    assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' 2>'%s/err'", d, d), 0);
+    assert_int_equal(sh("test ! -s '%s/err'", d), 0);
+    assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' --check", d), 0);
+    const char *p05a_readme = "root/stages/p05a-split-channels/README.md";
+    assert_int_equal(sh("grep -q '^| phase | p05-soa-samples mean | mean |' '%s/%s'", d, p05a_readme), 0);
+    assert_true(LINE_OF(f, p05a_readme, "Throughput (medians): 400.00 → 300.00 million rays per second (0.75x the rays/s "
+                                        "of p05-soa-samples), 40.00 → 30.00 million samples per second.") > 0);
+    assert_true(LINE_OF(f, p05a_readme, "| frame_copy | 629208 | 838944 | +33.3% | 833333 | 84315 | 757575 | 925925 | 3 |") > 0);
+    assert_int_equal(sh("grep -q '^| phase | p01-base mean | mean |' '%s/root/stages/p02-no-device-malloc/README.md'", d), 0);
+    assert_int_equal(sh("grep -q 'What the study measured' '%s/root/stages/p02-no-device-malloc/README.md'", d), 1);
+    assert_int_equal(sh("grep -qx '# p06 without markers' '%s/root/stages/p06-device-accumulation/README.md' && "
+                        "test $(wc -l <'%s/root/stages/p06-device-accumulation/README.md') -eq 1", d, d), 0);
+    /* The main stage's README knows nothing of the track; the top README has its tables. */
+    assert_int_equal(sh("grep -q 'p0' '%s/root/stages/01-base/README.md'", d), 1);
+    assert_true(LINE_OF(f, "root/README.md", "| p06-device-accumulation | p05-soa-samples | 800.00 | 80.00 | 1250000 | – | – | 8.00x | 2.00x |") > 0);
+
+    /* plot.py: the track's own picture, and none of it in the main track's. */
+    if (sh("python3 -c 'import matplotlib' 2>/dev/null") != 0) {
+        print_message("skipped (plots): matplotlib is not installed\n");
+        return;
+    }
+    assert_int_equal(sh("python3 tools/plot.py '%s/results/fake-gpu' 2>'%s/err' && test ! -s '%s/err'", d, d, d), 0);
+    assert_int_equal(sh("file '%s/results/fake-gpu/pathtrace.png' | grep -q 'PNG image' && "
+                        "file '%s/results/fake-gpu/phases.png' | grep -q 'PNG image'", d, d), 0);
+    assert_int_equal(sh("python3 tools/plot.py --compare '%s/results' 2>'%s/err' && test ! -s '%s/err'", d, d, d), 0);
+    assert_int_equal(sh("file '%s/results/gpus-pathtrace.png' | grep -q 'PNG image' && "
+                        "file '%s/results/gpus.png' | grep -q 'PNG image'", d, d), 0);
+    /* Only main stages: no path-tracing picture. */
+    assert_int_equal(sh("cd '%s/results/fake-gpu' && rm -f *.png && awk -F, '$3 !~ /^p/' runs.csv >runs.new && "
+                        "mv runs.new runs.csv && python3 '%s/tools/plot.py' . && test ! -e pathtrace.png && test -s phases.png",
+                        d, repo), 0);
+}
+
 static void test_image_and_sanitizer_tools_include_side_stages(void **state) {
     REQUIRE_TOOLS();
     fixture *f = *state;
@@ -658,6 +901,11 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_sweep_bad_arguments, setup, teardown),
         cmocka_unit_test_setup_teardown(test_plots_every_stage, setup, teardown),
         cmocka_unit_test_setup_teardown(test_image_and_sanitizer_tools_include_side_stages, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pt_scene_validation, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pt_stage_selection, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bench_executables_never_timed, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pt_stages_verified_against_pt_reference, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pt_summary_tables, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

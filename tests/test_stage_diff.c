@@ -180,6 +180,55 @@ static void test_errors(void **state)
     assert_non_null(strstr(r->out, "usage: tools/stage-diff.sh"));
 }
 
+/* The path-tracing track: pNN-name against the previous pNN of its chain, a side stage pNNx-name
+ * against the stage it branches from (pNN), ids p2, p02, p5a, p05a or folder names; FROM across
+ * stages; the first stage, p01, has no predecessor. */
+static void test_path_tracing_stages(void **state)
+{
+    (void)state;
+    const char *p02[] = {"p2", "p02", "P02", "p02-no-device-malloc", "stages/p02-no-device-malloc/"};
+    for (size_t i = 0; i < sizeof p02 / sizeof *p02; i++) {
+        struct command_result *r = run_shell(TOOL " '%s'", p02[i]);
+        assert_plain_diff(r);
+        assert_headers(r->out, "p01-base", "p02-no-device-malloc");
+    }
+    const char *p05a[] = {"p5a", "p05a", "p05a-split-channels"};
+    for (size_t i = 0; i < sizeof p05a / sizeof *p05a; i++) {
+        struct command_result *r = run_shell(TOOL " %s", p05a[i]);
+        assert_plain_diff(r);
+        assert_headers(r->out, "p05-soa-samples", "p05a-split-channels");
+    }
+    /* The chain skips the side stage: p06 comes after p05, not p05a. */
+    struct command_result *r = run_shell(TOOL " p6");
+    assert_plain_diff(r);
+    assert_headers(r->out, "p05-soa-samples", "p06-device-accumulation");
+    r = run_shell(MAKE " -s diff STAGE=p02 NVCC=/nonexistent/nvcc");
+    if (r->exit_code != 0)
+        fail_msg("make diff STAGE=p02: exit status %d; stderr: %s", r->exit_code, r->err);
+    assert_headers(r->out, "p01-base", "p02-no-device-malloc");
+    r = run_shell(MAKE " -s diff STAGE=p5a NVCC=/nonexistent/nvcc");
+    assert_int_equal(r->exit_code, 0);
+    assert_headers(r->out, "p05-soa-samples", "p05a-split-channels");
+    r = run_shell(MAKE " -s diff STAGE=p03 FROM=p01 NVCC=/nonexistent/nvcc");
+    assert_int_equal(r->exit_code, 0);
+    assert_headers(r->out, "p01-base", "p03-structs-in-registers");
+    /* Across the tracks with FROM. */
+    r = run_shell(TOOL " p01 01");
+    assert_plain_diff(r);
+    assert_headers(r->out, "01-base", "p01-base");
+    /* p01 opens its chain: status 2 and one line that asks for FROM (not stage 18 or 01). */
+    assert_error(run_shell(TOOL " p01"), "p01-base is the first of the chain", "FROM=pNN");
+    assert_error(run_shell(TOOL " p1"), "no predecessor", "FROM");
+    r = run_shell(MAKE " -s diff STAGE=p01 NVCC=/nonexistent/nvcc");
+    assert_int_equal(r->exit_code, 2);
+    assert_string_equal(r->out, "");
+    if (strncmp(r->err, "stage-diff: stage p01-base is the first of the chain", 52) != 0 || !strstr(r->err, "FROM"))
+        fail_msg("make diff STAGE=p01: expected stage-diff's one line asking for FROM first, got: %s", r->err);
+    assert_error(run_shell(TOOL " p9"), "unknown stage 'p9'", "p09-");
+    assert_error(run_shell(TOOL " p5z"), "unknown stage 'p5z'", NULL);
+    assert_error(run_shell(TOOL " p02 pq"), "unknown stage 'pq'", NULL);
+}
+
 /* Ambiguous ids and a branches-from naming a missing folder, in a made-up stage tree. */
 static void test_errors_in_a_stage_tree(void **state)
 {
@@ -198,6 +247,21 @@ static void test_errors_in_a_stage_tree(void **state)
     snprintf(expected, sizeof expected, "--- %s/08-next/render.cu\n+++ %s/09b-ok/render.cu\n", dir, dir);
     assert_int_equal(strncmp(r->out, expected, strlen(expected)), 0);
     assert_true(has_line(r->out, "+", "09b-ok"));
+    /* The path-tracing track in the same tree: its own chain (p03 after p01, not after 09), a side
+     * stage's branches-from naming a stage of the track, and ambiguous p ids. */
+    assert_int_equal(run_shell("cd '%s' && for s in p01-first p03-third p03a-side p04-one p04-two; do "
+                               "mkdir $s && echo $s > $s/render.cu; done && echo p01-first > p03a-side/branches-from",
+                               dir)->exit_code, 0);
+    r = run_shell(TOOL " --stages '%s' p3", dir);
+    assert_int_equal(r->exit_code, 1);
+    snprintf(expected, sizeof expected, "--- %s/p01-first/render.cu\n+++ %s/p03-third/render.cu\n", dir, dir);
+    assert_int_equal(strncmp(r->out, expected, strlen(expected)), 0);
+    r = run_shell(TOOL " --stages '%s' p3a", dir);
+    assert_int_equal(r->exit_code, 1);
+    snprintf(expected, sizeof expected, "--- %s/p01-first/render.cu\n+++ %s/p03a-side/render.cu\n", dir, dir);
+    assert_int_equal(strncmp(r->out, expected, strlen(expected)), 0);
+    assert_error(run_shell(TOOL " --stages '%s' p4", dir), "'p4' is ambiguous", "p04-one p04-two");
+    assert_error(run_shell(TOOL " --stages '%s' p1", dir), "p01-first", "FROM");
     remove_temporary_folder(dir);
 }
 
@@ -239,6 +303,7 @@ int main(void)
         cmocka_unit_test(test_side_stage_against_main_stage),
         cmocka_unit_test(test_side_stage_branches_from),
         cmocka_unit_test(test_from),
+        cmocka_unit_test(test_path_tracing_stages),
         cmocka_unit_test(test_colour_only_on_a_terminal),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_errors_in_a_stage_tree),

@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
-"""Plots of a campaign folder, every stage (the main chain, then the side stages after a gap,
+"""Plots of a campaign folder. The main track (the main chain, then the side stages after a gap,
 hatched and labelled):
   phases.png  top: the study's Figure 3, mean phase times stacked per stage (linear, ms);
               bottom: total and kernel per stage on a log axis (median, min-max whiskers), so
               stages whose totals differ 1000x stay readable.
   kernel.png  kernel time per stage (CPU timer and CUDA events; median, min-max whiskers, log).
+The path-tracing track (pNN-name, pNNx-name; only when the campaign timed it):
+  pathtrace.png  rays per second per stage (median, min-max whiskers, log), side stages hatched.
 With --compare RESULTS, one figure for every GPU folder in RESULTS side by side:
   RESULTS/gpus.png  total and kernel time of each main-chain stage (means, log axis), one line
               per GPU, and the study's own GTX 1080 Ti and T4 numbers (RESULTS/reported/*.csv,
               its stages 1-7) as dashed lines.
+  RESULTS/gpus-pathtrace.png  rays per second of each path-tracing stage (medians, log axis),
+              one line per GPU; only when some folder has path-tracing runs.
 Needs matplotlib; without it prints that the plots were skipped.
 Usage: python3 tools/plot.py RESULTS/GPU-SLUG
        python3 tools/plot.py --compare RESULTS
@@ -132,6 +136,30 @@ def plot_kernel(plt, summary, gpu, path):
     save(plt, fig, path, dpi=120)
 
 
+def plot_pathtrace(plt, summary, gpu, path):
+    """Rays per second of each path-tracing stage: median bars with min-max whiskers, log axis."""
+    stages = sm.pt_stages(summary)
+    xs = list(range(len(stages)))
+    fig, ax = plt.subplots(figsize=(max(7.0, 0.7 * len(xs) + 3), 5))
+    med, err = whiskers(summary, stages, "rays_per_second", 1e6)
+    keep = [i for i, m in enumerate(med) if math.isfinite(m) and m > 0]
+    bars = ax.bar([xs[i] for i in keep], [med[i] for i in keep], color="tab:orange",
+                  edgecolor="black", linewidth=0.5)
+    for bar, i in zip(bars, keep):
+        bar.set_hatch(SIDE_HATCH if sm.is_pt_side_stage(stages[i]) else "")
+    errorbar_where_known(ax, xs, med, err, fmt="none", ecolor="black", capsize=4)
+    ax.set_yscale("log")
+    ax.grid(True, which="both", axis="y", alpha=0.3)
+    ax.set_xticks(xs, stages, rotation=30, ha="right")
+    ax.set_ylabel("million rays per second (median, min–max, log)")
+    n = max((summary[s]["rays_per_second"][1]["n"] for s in stages if "rays_per_second" in summary[s]), default=0)
+    hatched = "side stages hatched; " if any(sm.is_pt_side_stage(s) for s in stages) else ""
+    ax.set_xlabel(f"path-tracing stage ({hatched}{n} runs per stage)")
+    ax.set_title(f"Path-tracing track: rays per second, {gpu}")
+    fig.tight_layout()
+    save(plt, fig, path, dpi=120)
+
+
 def reported_means(results):
     """{label: {metric: {study stage number: mean µs}}} of the study's tables (summarize.read_reported)."""
     out = {}
@@ -161,6 +189,10 @@ def plot_gpus(plt, results):
     if not folders:
         print("plot.py: no campaign in " + results + ", comparison skipped", file=sys.stderr)
         return 0
+    plot_gpus_pathtrace(plt, results, folders)
+    folders = [(gpu, summary) for gpu, summary in folders if sm.main_stages(summary)]
+    if not folders:
+        return 0
     stages = sorted({s for _, summary in folders for s in sm.main_stages(summary)}, key=sm.stage_key)
     xs = list(range(len(stages)))
     number = {sm.stage_number(s): x for s, x in zip(stages, xs)}
@@ -184,6 +216,34 @@ def plot_gpus(plt, results):
     return 0
 
 
+def plot_gpus_pathtrace(plt, results, folders):
+    """RESULTS/gpus-pathtrace.png: each GPU folder's path-tracing stages, rays/s medians."""
+    folders = [(gpu, summary) for gpu, summary in folders if sm.pt_stages(summary)]
+    if not folders:
+        return
+    stages = sm.pt_stages({s for _, summary in folders for s in sm.pt_stages(summary)})
+    xs = list(range(len(stages)))
+    fig, ax = plt.subplots(figsize=(max(7.0, 0.7 * len(xs) + 3), 5))
+    for gpu, summary in folders:
+        # The chain as a line, the side stages as points of the same colour beside it.
+        points = [(x, stat(summary, s, "rays_per_second", "median") / 1e6, sm.is_pt_side_stage(s))
+                  for x, s in zip(xs, stages)]
+        points = [p for p in points if math.isfinite(p[1]) and p[1] > 0]
+        chain = [p for p in points if not p[2]]
+        side = [p for p in points if p[2]]
+        line, = ax.plot([p[0] for p in chain], [p[1] for p in chain], "o-", label=gpu)
+        if side:
+            ax.plot([p[0] for p in side], [p[1] for p in side], "D", color=line.get_color())
+    ax.set_yscale("log")
+    ax.grid(True, which="both", axis="y", alpha=0.3)
+    ax.set_xticks(xs, stages, rotation=30, ha="right")
+    ax.set_ylabel("million rays per second (median, log)")
+    ax.set_title("Path-tracing track: rays per second per stage")
+    ax.legend(fontsize="small")
+    fig.tight_layout()
+    save(plt, fig, os.path.join(results, "gpus-pathtrace.png"), dpi=110)
+
+
 def main(argv):
     if len(argv) not in (2, 3) or argv[1] in ("-h", "--help") or (len(argv) == 3 and argv[1] != "--compare"):
         print(__doc__.strip())
@@ -205,8 +265,13 @@ def main(argv):
         print("plot.py: no successful runs, plots skipped", file=sys.stderr)
         return 0
     gpu = sm.gpu_of(rows)
-    plot_phases(plt, summary, gpu, os.path.join(folder, "phases.png"))
-    plot_kernel(plt, summary, gpu, os.path.join(folder, "kernel.png"))
+    # The main track's plots leave the path-tracing track out: it has a plot of its own.
+    main = {s: m for s, m in summary.items() if not sm.is_pt_stage(s)}
+    if main:
+        plot_phases(plt, main, gpu, os.path.join(folder, "phases.png"))
+        plot_kernel(plt, main, gpu, os.path.join(folder, "kernel.png"))
+    if any("rays_per_second" in summary[s] for s in sm.pt_stages(summary)):
+        plot_pathtrace(plt, summary, gpu, os.path.join(folder, "pathtrace.png"))
     return 0
 
 

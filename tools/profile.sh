@@ -52,6 +52,8 @@ done
 stages_dir=stages
 . "$tools_dir/stage-names.sh"
 stage=$(resolve "${args[0]}")
+[[ $stage != p[0-9]* ]] ||
+    fail "$stage is a path-tracing stage, which has no render_kernel: tools/profile.sh profiles the main track's stages only (ncu on build/$stage --scene scenes/pt-quick.scene directly)"
 bands=0
 grep -q 'BAND_COUNT' "$stages_dir/$stage/render.cu" && bands=1
 if [ -z "$scene" ]; then

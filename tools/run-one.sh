@@ -6,7 +6,8 @@
 # (exit status, timeout, output that is not the stage CSV) gets one row with status "failed".
 # Environment (set by run.sh): RUN_DIR RUN_BIN_DIR RUN_SCENE RUN_TIMEOUT RUN_GPU_LIST
 # RUN_GPU_INFO RUN_HOST RUN_TOTAL RUN_START.
-# Optional: RUN_STAGES_DIR (default: the repository's stages/; a stage folder's campaign.args
+# Optional: RUN_PT_SCENE (the scene of the path-tracing stages, pNN-name; default RUN_SCENE),
+# RUN_STAGES_DIR (default: the repository's stages/; a stage folder's campaign.args
 # words go on the stage's command line), RUN_STAGE_ARGS (more words after those: tools/sweep.sh's
 # option and value), RUN_CSV (the file the rows go to; default $RUN_DIR/runs.csv), RUN_VARIANT
 # (when set, appended to every row as one more column: the sweep's value), RUN_LOG_PREFIX
@@ -43,10 +44,14 @@ if [[ -n "${RUN_STAGE_ARGS:-}" ]]; then
     stage_args+=(${more_args[@]+"${more_args[@]}"})
 fi
 
+# The path-tracing track (pNN-name) reads scenes of its own format.
+scene="$RUN_SCENE"
+[[ "$stage" == p[0-9]* ]] && scene="${RUN_PT_SCENE:-$RUN_SCENE}"
+
 start_ns="$(date +%s%N)"
 status=0
 CUDA_VISIBLE_DEVICES="$gpu_index" RUN_NUMBER="$run" RUN_ORDER="$order" \
-    timeout -k 5 "$RUN_TIMEOUT" "$RUN_BIN_DIR/$stage" --scene "$RUN_SCENE" --csv ${stage_args[@]+"${stage_args[@]}"} \
+    timeout -k 5 "$RUN_TIMEOUT" "$RUN_BIN_DIR/$stage" --scene "$scene" --csv ${stage_args[@]+"${stage_args[@]}"} \
     >"$tmp/out" 2>"$tmp/err" </dev/null &
 child=$!
 wait "$child" || status=$?

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every stage under compute-sanitizer (memcheck, racecheck, initcheck, synccheck) on
 # scenes/quick.scene and scenes/odd-size.scene (1021x767: partial blocks at the right and bottom
-# edges), and writes a readable report to results/<gpu-slug>/sanitizer.txt ending in a summary
+# edges; the path-tracing stages pNN-name on scenes/pt-quick.scene), and writes a readable report to results/<gpu-slug>/sanitizer.txt ending in a summary
 # table (stage x tool x scene: clean, N errors, or how the run failed).
 #
 #   tools/sanitize.sh                 (or: make sanitize)
@@ -13,9 +13,11 @@
 #   BUILD                 folder of the stage executables (default build; use a plain build, not
 #                         build-sanitize: AddressSanitizer and compute-sanitizer do not mix)
 #   RESULTS               results folder (default results)
-#   SANITIZE_STAGES       stage names to run (default: every build/NN-* and build/NNx-* executable)
+#   SANITIZE_STAGES       stage names to run (default: every stage executable tools/list-stages.sh
+#                         lists: build/NN-*, build/NNx-*, build/pNN-*, build/pNNx-*)
 #   SANITIZE_TOOLS        default "memcheck racecheck initcheck synccheck"
 #   SANITIZE_SCENES       default "scenes/quick.scene scenes/odd-size.scene"
+#   SANITIZE_PT_SCENES    the path-tracing stages' scenes (default "scenes/pt-quick.scene")
 #   SANITIZE_TIMEOUT      seconds per run (default 900)
 #   COMPUTE_SANITIZER     the compute-sanitizer command (default: on PATH, else CUDA's bin/)
 #   NVIDIA_SMI            the nvidia-smi command (default nvidia-smi)
@@ -41,6 +43,9 @@ build="${BUILD:-build}"
 results="${RESULTS:-results}"
 tools="${SANITIZE_TOOLS:-memcheck racecheck initcheck synccheck}"
 scenes="${SANITIZE_SCENES:-scenes/quick.scene scenes/odd-size.scene}"
+pt_scenes="${SANITIZE_PT_SCENES:-scenes/pt-quick.scene}"
+# The scenes of a stage: the path-tracing track's (pNN-name) read their own scene format.
+scenes_of() { if [[ "$1" == p[0-9]* ]]; then echo "$pt_scenes"; else echo "$scenes"; fi; }
 timeout_s="${SANITIZE_TIMEOUT:-900}"
 nvidia_smi="${NVIDIA_SMI:-nvidia-smi}"
 
@@ -79,7 +84,9 @@ else
 fi
 [[ ${#stages[@]} -gt 0 ]] || die "no stage executables in $build/ (run make first)"
 for stage in "${stages[@]}"; do [[ -x "$build/$stage" ]] || die "$build/$stage: not built"; done
-for scene in $scenes; do [[ -f "$scene" ]] || die "$scene: no such scene"; done
+for stage in "${stages[@]}"; do
+    for scene in $(scenes_of "$stage"); do [[ -f "$scene" ]] || die "$scene: no such scene"; done
+done
 
 dir="$results/$slug"
 mkdir -p "$dir" || die "cannot create $dir"
@@ -127,10 +134,10 @@ run_one() {
 
 declare -A outcome
 bad=0 total=0
-say "$gpu_name: ${#stages[@]} stages x $(wc -w <<<"$tools") tools x $(wc -w <<<"$scenes") scenes; report: $report"
+say "$gpu_name: ${#stages[@]} stages x $(wc -w <<<"$tools") tools x their scenes; report: $report"
 for stage in "${stages[@]}"; do
     for tool in $tools; do
-        for scene in $scenes; do
+        for scene in $(scenes_of "$stage"); do
             log="$work/run.log"
             start=$SECONDS
             result="$(run_one "$stage" "$tool" "$scene" "$log")"
@@ -157,13 +164,20 @@ table="$work/table"
 {
     echo "Summary ($total runs, $bad not clean):"
     echo
-    printf '%-28s %-10s' stage tool
-    for scene in $scenes; do printf ' %-18s' "$(basename "$scene")"; done
-    echo
+    # One table per set of scenes (the main track's, the path-tracing track's).
+    heading=''
     for stage in "${stages[@]}"; do
+        stage_scenes="$(scenes_of "$stage")"
+        if [[ "$stage_scenes" != "$heading" ]]; then
+            [[ -z "$heading" ]] || echo
+            heading="$stage_scenes"
+            printf '%-28s %-10s' stage tool
+            for scene in $stage_scenes; do printf ' %-18s' "$(basename "$scene")"; done
+            echo
+        fi
         for tool in $tools; do
             printf '%-28s %-10s' "$stage" "$tool"
-            for scene in $scenes; do printf ' %-18s' "${outcome["$stage|$tool|$scene"]}"; done
+            for scene in $stage_scenes; do printf ' %-18s' "${outcome["$stage|$tool|$scene"]}"; done
             echo
         done
     done

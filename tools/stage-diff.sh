@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # Shows what one stage changes: `diff -u` of the render.cu of the stage it builds on against its
-# own render.cu. A main stage (stages/NN-name) is compared with the previous main stage; a side
-# stage (stages/NNx-name) with the stage named in its branches-from file, else with main stage NN.
-# With FROM, any two stages. Coloured on a terminal, plain when piped. Needs no GPU and no nvcc.
+# own render.cu. A main stage (stages/NN-name, stages/pNN-name) is compared with the previous main
+# stage of its track; a side stage (NNx-name, pNNx-name) with the stage named in its branches-from
+# file, else with main stage NN (pNN). With FROM, any two stages. Coloured on a terminal, plain
+# when piped. Needs no GPU and no nvcc.
 #
 # usage: tools/stage-diff.sh [--stages DIR] STAGE [FROM]      (make diff STAGE=07 [FROM=01])
-#   STAGE, FROM   a stage id (7, 07, 7a, 07a) or a folder name (07a-branch-free-intersection)
+#   STAGE, FROM   a stage id (7, 07, 7a, 07a; p1, p01, p5a, p05a) or a folder name
 #   --stages DIR  where the stage folders are (default: the repository's stages/)
 # Exit status as diff's: 0 the same, 1 they differ, 2 an error (one line on stderr).
 set -euo pipefail
 tools_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
-usage() { sed -n '2,10s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,11s/^# \{0,1\}//p' "$0"; }
 fail() { echo "stage-diff: $*" >&2; exit 2; }
 
 stages_dir=''
@@ -37,31 +38,33 @@ stages_dir=${stages_dir%/}
 
 . "$tools_dir/stage-names.sh"   # all_stages, only_folder, resolve
 
-# The stage a stage builds on: for a side stage its branches-from file or main stage NN, for a
-# main stage the previous main stage. Fails for the first stage of the chain.
+# The stage a stage builds on: for a side stage its branches-from file or main stage NN (pNN),
+# for a main stage the previous main stage of its track. Fails for the first stage of a chain.
 predecessor() {
-    local stage=$1 number named previous='' s
-    number=$((10#${stage:0:2}))
-    if [[ $stage =~ ^[0-9][0-9][a-z]- ]]; then
+    local stage=$1 track number named previous='' s
+    [[ $stage =~ ^(p?)([0-9][0-9])([a-z]?)- ]] || fail "'$stage' is not a stage folder name"
+    track=${BASH_REMATCH[1]}
+    number=$((10#${BASH_REMATCH[2]}))
+    if [ -n "${BASH_REMATCH[3]}" ]; then
         if [ -f "$stages_dir/$stage/branches-from" ]; then
             named=$(tr -d ' \t\r\n' <"$stages_dir/$stage/branches-from")
             while [ "${named%/}" != "$named" ]; do named=${named%/}; done
             named=${named##*/}
             [ -n "$named" ] || fail "$stages_dir/$stage/branches-from is empty: it should name the stage folder $stage branches from"
-            [[ $named =~ ^[0-9][0-9][a-z]?-. ]] && [ -d "$stages_dir/$named" ] ||
+            [[ $named =~ ^p?[0-9][0-9][a-z]?-. ]] && [ -d "$stages_dir/$named" ] ||
                 fail "$stages_dir/$stage/branches-from names '$named', which is not a stage folder in $stages_dir/"
             echo "$named"
             return
         fi
-        only_folder "$(printf '%02d' "$number")-" "the parent of $stage (main stage $(printf '%02d' "$number"))" ||
-            fail "side stage $stage has no parent: no main stage $stages_dir/$(printf '%02d' "$number")-* and no branches-from file"
+        only_folder "$track$(printf '%02d' "$number")-" "the parent of $stage (main stage $track$(printf '%02d' "$number"))" ||
+            fail "side stage $stage has no parent: no main stage $stages_dir/$track$(printf '%02d' "$number")-* and no branches-from file"
         return
     fi
     for s in $(all_stages); do
-        [[ $s =~ ^[0-9][0-9]- ]] && [ $((10#${s:0:2})) -lt "$number" ] && previous=${s:0:2}
+        [[ $s =~ ^$track[0-9][0-9]- ]] && [ $((10#${s:${#track}:2})) -lt "$number" ] && previous=${s:0:$((${#track} + 2))}
     done
     [ -n "$previous" ] ||
-        fail "stage $stage is the first of the chain and has no predecessor: name the other stage with FROM (make diff STAGE=${stage:0:2} FROM=NN, or tools/stage-diff.sh ${stage:0:2} NN)"
+        fail "stage $stage is the first of the chain and has no predecessor: name the other stage with FROM (make diff STAGE=${stage:0:$((${#track} + 2))} FROM=${track}NN, or tools/stage-diff.sh ${stage:0:$((${#track} + 2))} ${track}NN)"
     only_folder "$previous-" "the predecessor of $stage (main stage $previous)"
 }
 

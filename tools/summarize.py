@@ -3,13 +3,15 @@
 
 Importable (python3 standard library only):  stats(values), load_runs(path), summarize(rows),
 summary_csv(summary), summary_md(summary, rows), write_summary(folder, check=False), and the
-stage model: stage_key, is_side_stage, main_stages, side_stages, ordered_stages, parent_of,
-previous_main, extra_us_metrics.
+stage model: stage_key, is_side_stage, main_stages, side_stages, is_pt_stage, pt_stages,
+pt_main_stages, ordered_stages, parent_of, previous_main, baseline_of, extra_us_metrics.
 Usage: python3 tools/summarize.py RESULTS/GPU-SLUG [--check]
 
 Stages: NN-name is main stage NN (the course's chain); NNx-name (a lowercase letter after the
 number) is a side stage that branches from main stage NN, or from the stage folder named in its
-one-line file stages/NNx-name/branches-from.
+one-line file stages/NNx-name/branches-from. The path-tracing track is the same with a p in
+front: pNN-name (its chain) and pNNx-name (its side stages, from pNN or branches-from); it has
+tables of its own (time, rays and samples per second), after the main track's.
 """
 import csv
 import glob
@@ -48,49 +50,87 @@ CORE_US_METRICS = ("kernel_events", "context_creation", "image_write")
 # Where the stage folders are (for branches-from); update_readmes.py points it at its --root.
 STAGES_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "stages")
 
-_STAGE_NAME = re.compile(r"^(\d\d)([a-z]?)-")
+_STAGE_NAME = re.compile(r"^(\d\d)([a-z]?)-")       # the main track
+_PT_STAGE_NAME = re.compile(r"^p(\d\d)([a-z]?)-")   # the path-tracing track
 
 
 def stage_key(stage):
-    """(number, letter, name): sorts 07-x before 07a-y before 08-z; unknown names last."""
+    """(track, number, letter, name): the main track before the path-tracing track, and in each
+    07-x before 07a-y before 08-z; unknown names last."""
     m = _STAGE_NAME.match(stage)
-    return (int(m.group(1)), m.group(2), stage) if m else (10 ** 6, "", stage)
+    if m:
+        return (0, int(m.group(1)), m.group(2), stage)
+    m = _PT_STAGE_NAME.match(stage)
+    if m:
+        return (1, int(m.group(1)), m.group(2), stage)
+    return (2, 0, "", stage)
 
 
 def stage_number(stage):
+    """NN of a main-track stage (None for a path-tracing stage: the study's numbers are not its)."""
     m = _STAGE_NAME.match(stage)
     return int(m.group(1)) if m else None
 
 
 def is_side_stage(stage):
+    """A side stage of the main track (NNx-name)."""
     m = _STAGE_NAME.match(stage)
     return bool(m and m.group(2))
 
 
+def is_pt_stage(stage):
+    """A stage of the path-tracing track (pNN-name or pNNx-name)."""
+    return bool(_PT_STAGE_NAME.match(stage))
+
+
+def is_pt_side_stage(stage):
+    m = _PT_STAGE_NAME.match(stage)
+    return bool(m and m.group(2))
+
+
+def _branches(stage):
+    """A side stage of either track."""
+    return is_side_stage(stage) or is_pt_side_stage(stage)
+
+
 def main_stages(stages):
-    return sorted((s for s in stages if not is_side_stage(s)), key=stage_key)
+    """The main track's chain (NN-name)."""
+    return sorted((s for s in stages if not is_side_stage(s) and not is_pt_stage(s)), key=stage_key)
 
 
 def side_stages(stages):
+    """The main track's side stages (NNx-name)."""
     return sorted((s for s in stages if is_side_stage(s)), key=stage_key)
 
 
+def pt_stages(stages):
+    """Every path-tracing stage, chain and side stages, in number order (p05 before p05a before p06)."""
+    return sorted((s for s in stages if is_pt_stage(s)), key=stage_key)
+
+
+def pt_main_stages(stages):
+    """The path-tracing track's chain (pNN-name)."""
+    return [s for s in pt_stages(stages) if not is_pt_side_stage(s)]
+
+
 def ordered_stages(stages):
-    """The main chain first, then the side stages: the order of every table and plot."""
-    return main_stages(stages) + side_stages(stages)
+    """The main chain first, then the side stages, then the path-tracing track: the order of
+    every table and plot."""
+    return main_stages(stages) + side_stages(stages) + pt_stages(stages)
 
 
 def previous_main(stage, stages):
-    """The main stage before STAGE among STAGES (None for the first)."""
-    chain = main_stages(stages)
+    """The stage before STAGE in its track's chain among STAGES (None for the first)."""
+    chain = pt_main_stages(stages) if is_pt_stage(stage) else main_stages(stages)
     earlier = [s for s in chain if stage_key(s) < stage_key(stage)]
     return earlier[-1] if earlier else None
 
 
 def parent_of(stage, stages, stages_dir=None):
     """A side stage's parent: the stage named in stages/<stage>/branches-from, else main stage NN
-    (the measured one among STAGES, else the folder stages/NN-*). None for a main stage."""
-    if not is_side_stage(stage):
+    (pNN for the path-tracing track; the measured one among STAGES, else the folder
+    stages/NN-*). None for a stage of a chain."""
+    if not _branches(stage):
         return None
     stages_dir = stages_dir or STAGES_DIR
     try:
@@ -100,7 +140,8 @@ def parent_of(stage, stages, stages_dir=None):
             return os.path.basename(named.rstrip("/"))
     except OSError:
         pass
-    prefix = f"{stage_number(stage):02d}-"
+    m = _STAGE_NAME.match(stage) or _PT_STAGE_NAME.match(stage)
+    prefix = ("p" if is_pt_stage(stage) else "") + f"{int(m.group(1)):02d}-"
     candidates = [s for s in stages if s.startswith(prefix)]
     if not candidates and os.path.isdir(stages_dir):
         candidates = sorted(d for d in os.listdir(stages_dir) if d.startswith(prefix))
@@ -108,8 +149,8 @@ def parent_of(stage, stages, stages_dir=None):
 
 
 def baseline_of(stage, stages, stages_dir=None):
-    """What a stage is compared with: its parent (side stage) or the previous main stage."""
-    if is_side_stage(stage):
+    """What a stage is compared with: its parent (side stage) or the previous stage of its chain."""
+    if _branches(stage):
         return parent_of(stage, stages, stages_dir)
     return previous_main(stage, stages)
 
@@ -254,6 +295,68 @@ def side_speedup_table(summary, stages_dir=None):
                   "kernel mean [µs]", "kernel median [µs]", "vs parent"], rows)
 
 
+# The path-tracing track's tables: its times (µs), then its throughput and the parts of its
+# kernel phase (the whole render loop, SPEC section 5 of common/pathtrace/SPEC.md).
+PT_TIME_METRICS = (("total", "total"), ("kernel", "kernel phase"), ("kernel_events", "kernel_events"))
+PT_TIME_STATS = ("mean", "median", "std", "min", "max")
+PT_PARTS = ("kernels", "frame_copy", "host_accumulate")
+
+
+def mega(x):
+    return "–" if x is None else f"{x / 1e6:.2f}"
+
+
+def pt_times_table(summary):
+    """Each path-tracing stage's total, kernel phase and kernel_events: mean, median, sample
+    standard deviation, min and max (µs), and the number of runs."""
+    header = ["stage"] + [f"{label} {k}" for _, label in PT_TIME_METRICS for k in PT_TIME_STATS] + ["n"]
+    rows = []
+    for s in pt_stages(summary):
+        row = [s]
+        for metric, _ in PT_TIME_METRICS:
+            entry = summary[s].get(metric)
+            row += [us(entry[1][k]) if entry else "–" for k in PT_TIME_STATS]
+        total = summary[s].get("total")
+        rows.append(row + [str(total[1]["n"]) if total else "–"])
+    return table(header, rows)
+
+
+def pt_throughput_table(summary, stages_dir=None):
+    """Each path-tracing stage's medians of rays/s and samples/s (millions) and of the parts of its
+    kernel phase that it reports (µs); speed-up by rays/s median against the first stage of the
+    track's chain (normally p01) and against the stage it is compared with (the previous stage of
+    the chain, or for a side stage the stage it branches from)."""
+    stages = pt_stages(summary)
+    chain = pt_main_stages(summary)
+    first = chain[0] if chain else None
+    parts = [p for p in PT_PARTS if any(p in summary[s] for s in stages)]
+    header = (["stage", "compared with", "rays/s median [M]", "samples/s median [M]"]
+              + [f"{p} median [µs]" for p in parts]
+              + [f"vs {first.split('-')[0]}" if first else "vs first", "vs compared with"])
+    rows = []
+    for s in stages:
+        base = baseline_of(s, summary, stages_dir)
+        rays = median(summary, s, "rays_per_second")
+        row = [s, base or "–", mega(rays), mega(median(summary, s, "samples_per_second"))]
+        row += [us(median(summary, s, p)) for p in parts]
+        row += [ratio(rays, median(summary, first, "rays_per_second")) if first else "–",
+                ratio(rays, median(summary, base, "rays_per_second")) if base else "–"]
+        rows.append(row)
+    return table(header, rows)
+
+
+def pt_sections(summary, stages_dir=None, level="##"):
+    """summary.md's (and the top README's) path-tracing parts, [] without path-tracing stages."""
+    if not pt_stages(summary):
+        return []
+    return [f"{level} Path-tracing track: time per stage (µs; kernel phase: the whole render loop)", "",
+            pt_times_table(summary), "",
+            f"{level} Path-tracing track: rays and samples per second (medians; speed-up by rays/s: "
+            "`vs p01` this stage's over p01's, `vs compared with` over the previous stage of the chain's, "
+            "or a side stage's parent's)", "",
+            pt_throughput_table(summary, stages_dir), ""]
+
+
 def resources_table(summary):
     rows = []
     for s in ordered_stages(summary):
@@ -291,23 +394,23 @@ def summary_md(summary, rows, stages_dir=None):
         f"Host(s): {', '.join(hosts) or '–'}. Runs ok: "
         f"{sum(1 for r in rows if r.get('status') == 'ok' and r['metric'] == 'total')}, failed: {len(failed)}.",
         "",
-        "## Phases of the main chain (mean of the runs, µs)",
-        "",
-        phases_table(summary),
-        "",
     ]
-    if side_stages(summary):
-        parts += ["## Phases of the side stages (mean of the runs, µs)", "",
-                  side_phases_table(summary, stages_dir), ""]
-    parts += [
-        "## Speed-up of the main chain (ratios of means; `vs 01`: stage 01 time / this stage's)",
-        "",
-        speedup_table(summary),
-        "",
-    ]
-    if side_stages(summary):
-        parts += ["## Side stages against the stage they branch from (ratios of means)", "",
-                  side_speedup_table(summary, stages_dir), ""]
+    # The main track's tables (left out only when the campaign timed the path-tracing track alone).
+    if main_stages(summary) or side_stages(summary) or not pt_stages(summary):
+        parts += ["## Phases of the main chain (mean of the runs, µs)", "", phases_table(summary), ""]
+        if side_stages(summary):
+            parts += ["## Phases of the side stages (mean of the runs, µs)", "",
+                      side_phases_table(summary, stages_dir), ""]
+        parts += [
+            "## Speed-up of the main chain (ratios of means; `vs 01`: stage 01 time / this stage's)",
+            "",
+            speedup_table(summary),
+            "",
+        ]
+        if side_stages(summary):
+            parts += ["## Side stages against the stage they branch from (ratios of means)", "",
+                      side_speedup_table(summary, stages_dir), ""]
+    parts += pt_sections(summary, stages_dir)
     parts += [
         "## Kernel resources and throughput",
         "",

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Regenerates every result text from the committed campaign data (results/*/runs.csv):
 each folder's summary.csv/summary.md, results/README.md, and the blocks between
-<!-- results:begin --> and <!-- results:end --> in README.md and stages/*/README.md; in a stage's
+<!-- results:begin --> and <!-- results:end --> in README.md and stages/*/README.md (both tracks:
+stages/NN-name and stages/pNN-name; a path-tracing stage's block adds its rays/s and samples/s
+medians); in a stage's
 README also every block between <!-- sweep:OPTION:begin --> and <!-- sweep:OPTION:end --> from
 results/*/sweeps/<stage>--OPTION.csv (written by tools/sweep.sh), and the block between
 <!-- profile:begin --> and <!-- profile:end --> from results/*/profiles/<stage>.raw.csv (written by
@@ -90,6 +92,8 @@ def results_readme(results, folders):
         parts += ["No campaign has been run yet: `./run.sh`.", ""]
     if os.path.exists(os.path.join(results, "gpus.png")):
         parts += ["![Total and kernel time per stage on every GPU, and the study's](gpus.png)", ""]
+    if os.path.exists(os.path.join(results, "gpus-pathtrace.png")):
+        parts += ["![Rays per second of each path-tracing stage on every GPU](gpus-pathtrace.png)", ""]
     for name, notes, header, rows in sm.read_reported(results):
         parts += [f"## Reported by the study: `reported/{name}`", "", " ".join(notes), "",
                   sm.table(header[1:], [r[1:] for r in rows]), ""]
@@ -103,22 +107,31 @@ def top_block(folders):
     slug, gpu, _, summary = ref
     parts = [f"Measured on **{gpu}** (mean of the runs, µs; all GPUs and the study's own numbers in "
              f"[results/](results/README.md), every statistic in [results/{slug}/summary.md](results/{slug}/summary.md)).",
-             "", "The main chain, phase by phase:", "", sm.phases_table(summary), ""]
-    if sm.side_stages(summary):
-        parts += ["Side stages (each branches from a stage of the chain to try another way):", "",
-                  sm.side_phases_table(summary), ""]
-    parts += ["Speed-up along the main chain (ratios of means):", "", sm.speedup_table(summary), ""]
-    if sm.side_stages(summary):
-        parts += ["Side stages against the stage they branch from (ratios of means):", "",
-                  sm.side_speedup_table(summary), ""]
+             ""]
+    if sm.main_stages(summary) or sm.side_stages(summary) or not sm.pt_stages(summary):
+        parts += ["The main chain, phase by phase:", "", sm.phases_table(summary), ""]
+        if sm.side_stages(summary):
+            parts += ["Side stages (each branches from a stage of the chain to try another way):", "",
+                      sm.side_phases_table(summary), ""]
+        parts += ["Speed-up along the main chain (ratios of means):", "", sm.speedup_table(summary), ""]
+        if sm.side_stages(summary):
+            parts += ["Side stages against the stage they branch from (ratios of means):", "",
+                      sm.side_speedup_table(summary), ""]
+    if sm.pt_stages(summary):
+        parts += ["The path-tracing track (its kernel phase is the whole render loop), time per stage (µs):", "", sm.pt_times_table(summary), "",
+                  "Its rays and samples per second (medians, millions) and the speed-up by rays/s:", "",
+                  sm.pt_throughput_table(summary), ""]
     for name, alt in (("phases.png", f"Phase times per stage on {gpu}"),
-                      ("kernel.png", f"Kernel time per stage on {gpu}")):
+                      ("kernel.png", f"Kernel time per stage on {gpu}"),
+                      ("pathtrace.png", f"Rays per second per path-tracing stage on {gpu}")):
         if os.path.exists(os.path.join("results", slug, name)):
             parts += [f"![{alt}](results/{slug}/{name})", ""]
     if os.path.exists(os.path.join("results", "gpus.png")):
         parts += ["Every GPU in `results/` side by side, with the study's GTX 1080 Ti and T4 (its stages "
                   "1-7; `tools/plot.py --compare results`):", "",
                   "![Total and kernel time per stage on every GPU](results/gpus.png)", ""]
+    if os.path.exists(os.path.join("results", "gpus-pathtrace.png")):
+        parts += ["![Rays per second of each path-tracing stage on every GPU](results/gpus-pathtrace.png)", ""]
     return "\n".join(parts).rstrip()
 
 
@@ -132,6 +145,8 @@ def stage_block(stage, folders):
         prev = sm.baseline_of(stage, summary)
         rows = []
         metrics = [(m, label) for m, label in sm.PHASES]
+        if sm.is_pt_stage(stage):  # the track's kernel phase is its whole render loop
+            metrics = [(m, "Render loop (kernel phase)" if m == "kernel" else label) for m, label in metrics]
         metrics += [(m, m) for m in sm.extra_us_metrics(summary, stage, runs)]
         for metric, label in metrics:
             entry = summary[stage].get(metric)
@@ -146,6 +161,8 @@ def stage_block(stage, folders):
         parts += [f"**{gpu}** ([all data](../../results/{slug}/summary.md)), µs:", "",
                   sm.table(["phase", f"{prev or 'previous'} mean", "mean", "change", "median", "std",
                             "min", "max", "n"], rows), "", kernel_line(summary, stage, prev), ""]
+        if sm.is_pt_stage(stage):
+            parts += [throughput_line(summary, stage, prev), ""]
     if not parts:
         parts = ["No measurements of this stage yet: run `./run.sh`.", ""]
     parts.append(reported_block(stage))
@@ -166,6 +183,21 @@ def kernel_line(summary, stage, prev):
             f"{pair('kernel_events', '{:.0f}')} µs by CUDA events. "
             f"Copied: {pair('bytes_host_to_device', '{:.0f}')} bytes to the device, "
             f"{pair('bytes_device_to_host', '{:.0f}')} bytes back.")
+
+
+def throughput_line(summary, stage, prev):
+    """A path-tracing stage's medians of rays/s and samples/s, against the stage it is compared with."""
+    def value(s, metric):
+        m = sm.median(summary, s, metric) if s else None
+        return "–" if m is None else f"{m / 1e6:.2f}"
+    def pair(metric):
+        now = value(stage, metric)
+        return f"{value(prev, metric)} → {now}" if prev else now
+    rays = sm.median(summary, stage, "rays_per_second")
+    base = sm.median(summary, prev, "rays_per_second") if prev else None
+    speedup = f" ({sm.ratio(rays, base)} the rays/s of {prev})" if rays is not None and base else ""
+    return (f"Throughput (medians): {pair('rays_per_second')} million rays per second{speedup}, "
+            f"{pair('samples_per_second')} million samples per second.")
 
 
 def reported_block(stage):
@@ -321,6 +353,9 @@ def profile_block(stage, results):
                   sm.table(["metric", base or "previous", stage], rows), ""]
         if base and other is None:
             parts += [f"({base} has no profile of the same scene and launch to compare with.)", ""]
+    if not parts and sm.is_pt_stage(stage):
+        return (f"No profile of this stage: `make profile` profiles the main track's `render_kernel`; run "
+                f"`ncu build/{stage} --scene scenes/pt-quick.scene` on a GPU for this stage's kernels.")
     if not parts:
         return f"No profile of this stage yet: run `make profile STAGE={stage[:3].rstrip('-')}` on a GPU."
     if lesson:
