@@ -3,6 +3,7 @@
 #include "files.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,8 +11,44 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <libdeflate.h>
 #include <stb_image.h>
+
+/* PNG files: stb_image_write's encoder, compiled here rather than taken from libstb, so that its
+ * deflate is libdeflate's (STBIW_ZLIB_COMPRESS) and its functions are private to this file
+ * (STB_IMAGE_WRITE_STATIC: no clash with libstb's copies). With filter 0 ("none") and
+ * libdeflate's level 1, the 8192x8192 benchmark image takes about 0.5 s instead of stb's 5.6 s,
+ * and its file is smaller than stb's own (README, "Images"). */
+#define PNG_DEFLATE_LEVEL 1
+#define PNG_FILTER 0
+static unsigned char *png_deflate(unsigned char *data, int length, int *out_length, int quality);
+#define STBIW_ZLIB_COMPRESS png_deflate
+#define STB_IMAGE_WRITE_STATIC
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
 #include <stb_image_write.h>
+#pragma GCC diagnostic pop
+
+/* What stb_image_write expects of STBIW_ZLIB_COMPRESS: a zlib stream in a buffer it frees with
+ * free(), its length in *out_length; NULL when it cannot (stb then reports failure). */
+static unsigned char *png_deflate(unsigned char *data, int length, int *out_length, int quality)
+{
+    (void)quality; /* stb's own level (stbi_write_png_compression_level); ours is fixed */
+    struct libdeflate_compressor *compressor = libdeflate_alloc_compressor(PNG_DEFLATE_LEVEL);
+    if (!compressor)
+        return NULL;
+    size_t bound = libdeflate_zlib_compress_bound(compressor, (size_t)length);
+    unsigned char *out = bound <= INT_MAX ? malloc(bound) : NULL;
+    size_t written = out ? libdeflate_zlib_compress(compressor, data, (size_t)length, out, bound) : 0;
+    libdeflate_free_compressor(compressor);
+    if (!written) {
+        free(out);
+        return NULL;
+    }
+    *out_length = (int)written;
+    return out;
+}
 
 int image_alloc(struct image *image, int width, int height)
 {
@@ -126,6 +163,7 @@ int image_write(const char *path, const struct image *image, char *error, size_t
         failed = write_ppm(file, image);
     } else {
         struct png_sink sink = {file, 0};
+        stbi_write_force_png_filter = PNG_FILTER;
         failed = !stbi_write_png_to_func(write_to_sink, &sink, image->width, image->height, 3,
                                          image->rgb, image->width * 3) ||
                  sink.failed;
