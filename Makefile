@@ -14,14 +14,14 @@
 #   make sanitize        every stage under compute-sanitizer (needs a GPU; tools/sanitize.sh)
 #   make fuzz            the scene parser under libFuzzer for FUZZ_SECONDS seconds (clang;
 #                        `make fuzz-build`: only build it)
-#   make clean           removes build/, build-sanitize/ and build-lineinfo/
+#   make clean           removes build/, build-sanitize/, build-lineinfo/ and build-cudaNNN/
 #   make help            this text; help, clean, diff and profile need no nvcc
 #
 # Variables (make VAR=value, or VAR=value make):
 #   CUDA_ARCH=90         build for one architecture (compute capability without the dot);
 #                        default: this machine's GPU, else every one nvcc knows and PTX
-#   NVCC=/path/to/nvcc   another CUDA compiler than the nvcc on PATH (CUDA_HOME=: its headers,
-#                        when they are not beside it)
+#   NVCC=/path/to/nvcc   another CUDA compiler than the nvcc on PATH; its headers are taken from
+#                        beside it (or from CUDA_HOME=dir, given on the command line)
 #   NVCC_CCBIN=g++-11    the host compiler nvcc uses (-ccbin), for a CUDA older than the gcc
 #   BUILD=dir            where everything is built (default build/)
 #   SANITIZE=1           host code and tests under AddressSanitizer and UBSan (build-sanitize/)
@@ -45,7 +45,15 @@ ifeq ($(NVCC_PATH),)
 $(error nvcc not found: install the CUDA Toolkit (11.8 to 13) and put its bin/ on PATH, or set NVCC=/path/to/nvcc)
 endif
 endif
-CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(realpath $(NVCC_PATH)))
+# The CUDA headers for the host code: beside the nvcc used. A CUDA_HOME from the environment
+# counts only for the default nvcc, so that NVCC=/other/nvcc takes its own headers.
+NVCC_HOME = $(patsubst %/bin/nvcc,%,$(realpath $(NVCC_PATH)))
+ifeq ($(filter command line,$(origin CUDA_HOME)),)
+ifneq ($(filter environment command line,$(origin NVCC)),)
+CUDA_HOME := $(NVCC_HOME)
+endif
+endif
+CUDA_HOME ?= $(NVCC_HOME)
 
 # What this machine lacks is installed first (tools/install-deps.sh: apt-get as root, sudo -n where
 # it needs no password, else one line with the command to run): stb for a build, and cmocka, GNU
@@ -157,7 +165,7 @@ test: all tests
 	@BUILD=$(BUILD) tests/run-tests.sh $(TEST_BINS)
 
 clean:
-	rm -rf build build-sanitize build-lineinfo
+	rm -rf build build-sanitize build-lineinfo build-cuda[0-9]* build-cuda[0-9]*.log
 
 # The header comment of this file, without its '#'s.
 help:
