@@ -101,7 +101,7 @@ NVCCFLAGS ?= -O3
 NVCCFLAGS += -std=c++17 -fmad=$(FMAD) $(GENCODE) -Wno-deprecated-gpu-targets -Icommon \
              -I$(STB_INCLUDE_DIR) -Xcompiler -Wall,-Wextra -Xcompiler -ffp-contract=off \
              -Werror all-warnings $(CCBIN_FLAGS)
-LDLIBS := -lstb -ldeflate -lpthread -lm
+LDLIBS := -lstb -lisal -lpthread -lm
 # nvcc splits -Xcompiler values at commas: one -Xcompiler per flag, and no comma inside one.
 NVCC_LDFLAGS := $(CCBIN_FLAGS) $(if $(filter 1,$(SANITIZE)),$(foreach f,-fsanitize=address \
                 -fsanitize=undefined -fno-omit-frame-pointer -fno-sanitize-recover=all,-Xcompiler $(f)))

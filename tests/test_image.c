@@ -1,4 +1,4 @@
-/* Images: SPEC.md's float-to-byte rule, PNG (stb_image_write with libdeflate) and PPM written
+/* Images: SPEC.md's float-to-byte rule, PNG (stb_image_write with ISA-L) and PPM written
  * and read back through stb_image, the comparison the runner and the GPU tests use, and output
  * paths checked up front. */
 #include "test_support.h"
@@ -56,7 +56,7 @@ static void png_round_trip(void **state)
     round_trip(".png");
 }
 
-/* A large image through the PNG encoder (stb_image_write's front end, libdeflate's deflate) and
+/* A large image through the PNG encoder (stb_image_write's front end, ISA-L's deflate) and
  * back through stb_image: flat areas as the benchmark's background, smooth gradients as its
  * spheres, and a band of noise that does not compress. Every byte comes back, and the file is a
  * PNG smaller than the pixels. */
@@ -94,6 +94,32 @@ static void large_png_round_trip_is_exact(void **state)
     assert_int_equal(fread(signature, 1, 8, file), 8);
     fclose(file);
     assert_memory_equal(signature, "\x89PNG\r\n\x1a\n", 8);
+    assert_int_equal(image_read(path, &read, error, sizeof error), 0);
+    assert_int_equal(read.width, width);
+    assert_int_equal(read.height, height);
+    assert_memory_equal(read.rgb, written.rgb, (size_t)width * height * 3);
+    image_free(&written);
+    image_free(&read);
+    remove_temporary_folder(folder);
+}
+
+/* Pixels that do not compress at all: the deflate falls back to stored blocks, and its output
+ * buffer is large enough for them. */
+static void incompressible_png_round_trip_is_exact(void **state)
+{
+    (void)state;
+    const int width = 1500, height = 1100;
+    struct image written, read;
+    assert_int_equal(image_alloc(&written, width, height), 0);
+    unsigned long long noise = 88172645463325252ull;
+    for (size_t i = 0; i < (size_t)width * height * 3; ++i) {
+        noise ^= noise << 13, noise ^= noise >> 7, noise ^= noise << 17;
+        written.rgb[i] = (unsigned char)(noise >> 32);
+    }
+    char *folder = make_temporary_folder();
+    char path[256], error[IMAGE_ERROR_BYTES];
+    snprintf(path, sizeof path, "%s/noise.png", folder);
+    assert_int_equal(image_write(path, &written, error, sizeof error), 0);
     assert_int_equal(image_read(path, &read, error, sizeof error), 0);
     assert_int_equal(read.width, width);
     assert_int_equal(read.height, height);
@@ -287,6 +313,7 @@ int main(void)
         cmocka_unit_test(channels_are_truncated_toward_zero),
         cmocka_unit_test(png_round_trip),
         cmocka_unit_test(large_png_round_trip_is_exact),
+        cmocka_unit_test(incompressible_png_round_trip_is_exact),
         cmocka_unit_test(ppm_round_trip_is_binary_p6),
         cmocka_unit_test(compare_counts_pixels_and_largest_difference),
         cmocka_unit_test(compare_images_tool_reports_and_judges),

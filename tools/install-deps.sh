@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the project needs and this machine lacks, for one purpose, so that the README's
 # two commands work on a fresh Debian or Ubuntu machine that has the CUDA Toolkit:
-#   build  stb_image_write (libstb-dev), libdeflate (libdeflate-dev: the PNG files' deflate)
+#   build  stb_image_write (libstb-dev), ISA-L (libisal-dev: the PNG files' deflate)
 #   test   the build's, and cmocka (libcmocka-dev), GNU parallel, python3 with matplotlib
 #          (the runner's tests and plots)
 #   run    the build's, GNU parallel (./run.sh); python3 with matplotlib (tables and plots)
@@ -13,8 +13,8 @@
 #   --check  install nothing: print the missing packages (one line) and exit 2 if any
 # environment: STB_INCLUDE_DIR (folder of stb_image_write.h, default /usr/include/stb),
 #   INSTALL_DEPS_SKIP_STB (non-empty: do not look for stb), INSTALL_DEPS_INCLUDE_DIRS (where
-#   libdeflate.h and cmocka.h are looked for, default "/usr/include /usr/local/include"; CPATH's
-#   folders too), INSTALL_DEPS_APT (the apt-get command, default apt-get),
+#   isa-l/igzip_lib.h and cmocka.h are looked for, default "/usr/include /usr/local/include";
+#   CPATH's folders too), INSTALL_DEPS_APT (the apt-get command, default apt-get),
 #   INSTALL_DEPS_SUDO (default sudo), INSTALL_DEPS_UID (default: id -u).
 set -uo pipefail
 
@@ -43,7 +43,7 @@ missing=()
 # INSTALL_DEPS_SKIP_STB: the caller was given its own stb folder and checks it itself.
 [ -n "${INSTALL_DEPS_SKIP_STB:-}" ] || [ -f "${STB_INCLUDE_DIR:-/usr/include/stb}/stb_image_write.h" ] ||
     missing+=(libstb-dev)
-has_header libdeflate.h || missing+=(libdeflate-dev)
+has_header isa-l/igzip_lib.h || missing+=(libisal-dev)
 if [ "$purpose" = test ]; then
     has_header cmocka.h || missing+=(libcmocka-dev)
 fi
