@@ -56,8 +56,8 @@ endif
 CUDA_HOME ?= $(NVCC_HOME)
 
 # What this machine lacks is installed first (tools/install-deps.sh: apt-get as root, sudo -n where
-# it needs no password, else one line with the command to run): stb for a build, and cmocka, GNU
-# parallel and python3's matplotlib too for the tests. An STB_INCLUDE_DIR given by the user is
+# it needs no password, else one line with the command to run): stb and ISA-L for a build, and
+# cmocka, GNU parallel and python3's matplotlib too for the tests. An STB_INCLUDE_DIR given by the user is
 # the user's to provide.
 STB_SKIP := $(if $(filter file undefined,$(origin STB_INCLUDE_DIR)),,1)
 STB_INCLUDE_DIR ?= /usr/include/stb
