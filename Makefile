@@ -1,23 +1,42 @@
 # Builds every stage under stages/ into build/<stage>, the CPU reference and the image
-# comparison into build/, and the tests into build/tests/. See README.md.
+# comparison into build/, and the tests into build/tests/. See README.md. `make help` prints
+# this comment.
 #
+# Goals:
 #   make                 build everything for the GPU found here (or for every architecture)
+#   make stages          only the stages; `make tools`: cpu-reference and compare-images;
+#                        `make tests`: the test programs, without running them
 #   make test            build, then run every test; ends with "N passed, N failed, N skipped"
-#   CUDA_ARCH=90 make    build for one architecture (compute capability without the dot)
-#   make SANITIZE=1 test host code and tests under AddressSanitizer and UBSan (build-sanitize/)
 #   make diff STAGE=08   what a stage changes: its render.cu against its predecessor's (FROM=01
 #                        for any other); needs neither nvcc nor stb (tools/stage-diff.sh)
-#   make profile STAGE=07  Nsight Compute on the stage (SCENE=, LAUNCH=N; tools/profile.sh --help): report,
-#                        raw metrics and summary in results/<gpu>/profiles/ (tools/profile.sh)
+#   make profile STAGE=07  Nsight Compute on the stage (SCENE=, LAUNCH=N; tools/profile.sh --help):
+#                        report, raw metrics and summary in results/<gpu>/profiles/
+#   make sanitize        every stage under compute-sanitizer (needs a GPU; tools/sanitize.sh)
+#   make fuzz            the scene parser under libFuzzer for FUZZ_SECONDS seconds (clang;
+#                        `make fuzz-build`: only build it)
+#   make clean           removes build/, build-sanitize/, build-lineinfo/ and build-cudaNNN/
+#   make help            this text; help, clean, diff and profile need no nvcc
+#
+# Variables (make VAR=value, or VAR=value make):
+#   CUDA_ARCH=90         build for one architecture (compute capability without the dot);
+#                        default: this machine's GPU, else every one nvcc knows and PTX
+#   NVCC=/path/to/nvcc   another CUDA compiler than the nvcc on PATH; its headers are taken from
+#                        beside it (or from CUDA_HOME=dir, given on the command line)
+#   NVCC_CCBIN=g++-11    the host compiler nvcc uses (-ccbin), for a CUDA older than the gcc
+#   BUILD=dir            where everything is built (default build/)
+#   SANITIZE=1           host code and tests under AddressSanitizer and UBSan (build-sanitize/)
+#   FMAD=true            let nvcc fuse multiply-adds (pixels move: README, "Same picture")
+#   STB_INCLUDE_DIR=dir  the folder of stb_image_write.h (default /usr/include/stb)
+#   FUZZ_SECONDS=60      how long `make fuzz` runs
 
 NVCC ?= nvcc
 CC ?= gcc
 SANITIZE ?= 0
 BUILD ?= $(if $(filter 1,$(SANITIZE)),build-sanitize,build)
 
-# Goals that build nothing (diff, clean) need neither nvcc nor stb; any other goal, or none (all),
-# checks for both here, before anything runs.
-TOOLLESS_GOALS := diff clean profile
+# Goals that build nothing (help, diff, clean, profile) need neither nvcc nor stb; any other goal,
+# or none (all), checks for both here, before anything runs.
+TOOLLESS_GOALS := help diff clean profile
 NEEDS_TOOLCHAIN := $(if $(MAKECMDGOALS),$(filter-out $(TOOLLESS_GOALS),$(MAKECMDGOALS)),all)
 
 NVCC_PATH := $(shell command -v $(NVCC) 2>/dev/null)
@@ -26,11 +45,19 @@ ifeq ($(NVCC_PATH),)
 $(error nvcc not found: install the CUDA Toolkit (11.8 to 13) and put its bin/ on PATH, or set NVCC=/path/to/nvcc)
 endif
 endif
-CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(realpath $(NVCC_PATH)))
+# The CUDA headers for the host code: beside the nvcc used. A CUDA_HOME from the environment
+# counts only for the default nvcc, so that NVCC=/other/nvcc takes its own headers.
+NVCC_HOME = $(patsubst %/bin/nvcc,%,$(realpath $(NVCC_PATH)))
+ifeq ($(filter command line,$(origin CUDA_HOME)),)
+ifneq ($(filter environment command line,$(origin NVCC)),)
+CUDA_HOME := $(NVCC_HOME)
+endif
+endif
+CUDA_HOME ?= $(NVCC_HOME)
 
 # What this machine lacks is installed first (tools/install-deps.sh: apt-get as root, sudo -n where
-# it needs no password, else one line with the command to run): stb for a build, and cmocka, GNU
-# parallel and python3's matplotlib too for the tests. An STB_INCLUDE_DIR given by the user is
+# it needs no password, else one line with the command to run): stb and ISA-L for a build, and
+# cmocka, GNU parallel and python3's matplotlib too for the tests. An STB_INCLUDE_DIR given by the user is
 # the user's to provide.
 STB_SKIP := $(if $(filter file undefined,$(origin STB_INCLUDE_DIR)),,1)
 STB_INCLUDE_DIR ?= /usr/include/stb
@@ -68,14 +95,16 @@ CFLAGS += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -ffp-contract
 # and the CPU reference produce the same bits (README, "Same picture"; try FMAD=true). The host
 # half of a .cu file gets -ffp-contract=off too: stage 12 works out per-sphere constants there.
 FMAD ?= false
+# NVCC_CCBIN: the host compiler of an older CUDA (11.8 takes gcc up to 11: NVCC_CCBIN=g++-11).
+CCBIN_FLAGS := $(if $(strip $(NVCC_CCBIN)),-ccbin $(strip $(NVCC_CCBIN)))
 NVCCFLAGS ?= -O3
 NVCCFLAGS += -std=c++17 -fmad=$(FMAD) $(GENCODE) -Wno-deprecated-gpu-targets -Icommon \
              -I$(STB_INCLUDE_DIR) -Xcompiler -Wall,-Wextra -Xcompiler -ffp-contract=off \
-             -Werror all-warnings
-LDLIBS := -lstb -lpthread -lm
+             -Werror all-warnings $(CCBIN_FLAGS)
+LDLIBS := -lstb -lisal -lpthread -lm
 # nvcc splits -Xcompiler values at commas: one -Xcompiler per flag, and no comma inside one.
-NVCC_LDFLAGS := $(if $(filter 1,$(SANITIZE)),$(foreach f,-fsanitize=address -fsanitize=undefined \
-                -fno-omit-frame-pointer -fno-sanitize-recover=all,-Xcompiler $(f)))
+NVCC_LDFLAGS := $(CCBIN_FLAGS) $(if $(filter 1,$(SANITIZE)),$(foreach f,-fsanitize=address \
+                -fsanitize=undefined -fno-omit-frame-pointer -fno-sanitize-recover=all,-Xcompiler $(f)))
 
 # The main chain (stages/NN-name) and the side stages that branch from it (stages/NNx-name).
 STAGES := $(sort $(notdir $(wildcard stages/[0-9][0-9]-* stages/[0-9][0-9][a-z]-*)))
@@ -97,7 +126,7 @@ TEST_SOURCES := $(sort $(wildcard tests/test_*.c))
 TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SOURCES))
 HEADERS := $(wildcard common/*.h common/pathtrace/*.h)
 
-.PHONY: all stages tools tests test clean
+.PHONY: all stages tools tests test clean help
 all: stages tools
 stages: $(STAGE_BINS) $(PT_STAGE_BINS) $(PT_BENCH_BINS)
 tools: $(BUILD)/cpu-reference $(BUILD)/pt-reference $(BUILD)/compare-images
@@ -159,7 +188,11 @@ test: all tests
 	@BUILD=$(BUILD) tests/run-tests.sh $(TEST_BINS)
 
 clean:
-	rm -rf build build-sanitize build-lineinfo
+	rm -rf build build-sanitize build-lineinfo build-cuda[0-9]* build-cuda[0-9]*.log
+
+# The header comment of this file, without its '#'s.
+help:
+	@sed -n '/^#/!q; s/^# \{0,1\}//p' $(firstword $(MAKEFILE_LIST))
 
 # What a stage changes: diff -u of its predecessor's render.cu against its own (a side stage's
 # predecessor is the stage it branches from), or FROM's. Coloured on a terminal, plain when piped.

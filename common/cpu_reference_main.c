@@ -47,12 +47,14 @@ int main(int argc, char **argv)
     unsigned long long rays = cpu_reference_render(&scene, width, height, options.threads, &image);
     double elapsed = timer_now_us() - start;
     int status = 0;
+    start = timer_now_us();
     if (image_write(options.output_path, &image, error, sizeof error)) {
         fprintf(stderr, "%s: error: %s\n", program, error);
         status = 1;
     } else {
-        printf("%s: %s, %dx%d, %d spheres, %llu rays in %.0f us: %s\n", program,
-               options.scene_path, width, height, scene.sphere_count, rays, elapsed,
+        printf("%s: %s, %dx%d, %d spheres, %llu rays in %.0f us, written in %.0f us: %s\n",
+               program, options.scene_path, width, height, scene.sphere_count, rays, elapsed,
+               timer_now_us() - start,
                options.output_path);
     }
     image_free(&image);

@@ -71,6 +71,30 @@ static void root_installs_with_apt_get(void **state)
     assert_non_null(strstr(r->err, "install-deps: installing libstb-dev"));
 }
 
+/* ISA-L (the PNG encoder's deflate) is part of every purpose, cmocka of the tests': headers
+ * looked for in INSTALL_DEPS_INCLUDE_DIRS (an empty folder here) and CPATH. */
+static void isal_for_a_build_cmocka_for_the_tests(void **state)
+{
+    (void)state;
+    stand_in("apt-get", 0);
+    struct command_result *r = run_shell("INSTALL_DEPS_SKIP_STB=1 INSTALL_DEPS_INCLUDE_DIRS='%s' CPATH= "
+                                         "INSTALL_DEPS_UID=0 INSTALL_DEPS_APT='%s/apt-get' " TOOL " build",
+                                         folder, folder);
+    assert_int_equal(r->exit_code, 0);
+    assert_string_equal(log_text(), "apt-get install -y -qq libisal-dev\n");
+    r = run_shell("INSTALL_DEPS_SKIP_STB=1 INSTALL_DEPS_INCLUDE_DIRS='%s' CPATH= INSTALL_DEPS_UID=0 " TOOL
+                  " test --check",
+                  folder);
+    assert_int_equal(r->exit_code, 2);
+    assert_non_null(strstr(r->err, "missing for 'test': libisal-dev libcmocka-dev"));
+    /* Found through CPATH: nothing missing. */
+    r = run_shell("mkdir -p '%s/inc/isa-l' && touch '%s/inc/isa-l/igzip_lib.h' && INSTALL_DEPS_SKIP_STB=1 "
+                  "INSTALL_DEPS_INCLUDE_DIRS='%s' CPATH='/nonexistent:%s/inc' " TOOL " build --check",
+                  folder, folder, folder, folder);
+    assert_int_equal(r->exit_code, 0);
+    assert_string_equal(r->err, "");
+}
+
 static void a_user_with_passwordless_sudo_installs_through_it(void **state)
 {
     (void)state;
@@ -144,6 +168,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(nothing_missing_is_silent, setup, teardown),
         cmocka_unit_test_setup_teardown(root_installs_with_apt_get, setup, teardown),
+        cmocka_unit_test_setup_teardown(isal_for_a_build_cmocka_for_the_tests, setup, teardown),
         cmocka_unit_test_setup_teardown(a_user_with_passwordless_sudo_installs_through_it, setup, teardown),
         cmocka_unit_test_setup_teardown(otherwise_one_line_with_the_command, setup, teardown),
         cmocka_unit_test_setup_teardown(check_installs_nothing, setup, teardown),

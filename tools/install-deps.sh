@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Installs what the project needs and this machine lacks, for one purpose, so that the README's
 # two commands work on a fresh Debian or Ubuntu machine that has the CUDA Toolkit:
-#   build  stb_image_write (libstb-dev)
+#   build  stb_image_write (libstb-dev), ISA-L (libisal-dev: the PNG files' deflate)
 #   test   the build's, and cmocka (libcmocka-dev), GNU parallel, python3 with matplotlib
 #          (the runner's tests and plots)
-#   run    stb, GNU parallel (./run.sh); python3 with matplotlib (tables and plots)
+#   run    the build's, GNU parallel (./run.sh); python3 with matplotlib (tables and plots)
 # How: apt-get as root; `sudo -n apt-get` where sudo needs no password; otherwise one line with
 # the exact command to run, and exit status 2. On a machine without apt-get, the same line names
 # the packages. Nothing is printed when nothing is missing. make, ./run.sh and .ci/run call it.
@@ -12,8 +12,9 @@
 # usage: tools/install-deps.sh build|test|run [--check]
 #   --check  install nothing: print the missing packages (one line) and exit 2 if any
 # environment: STB_INCLUDE_DIR (folder of stb_image_write.h, default /usr/include/stb),
-#   INSTALL_DEPS_SKIP_STB (non-empty: do not look for stb), CPATH (searched for cmocka.h too),
-#   INSTALL_DEPS_APT (the apt-get command, default apt-get),
+#   INSTALL_DEPS_SKIP_STB (non-empty: do not look for stb), INSTALL_DEPS_INCLUDE_DIRS (where
+#   isa-l/igzip_lib.h and cmocka.h are looked for, default "/usr/include /usr/local/include";
+#   CPATH's folders too), INSTALL_DEPS_APT (the apt-get command, default apt-get),
 #   INSTALL_DEPS_SUDO (default sudo), INSTALL_DEPS_UID (default: id -u).
 set -uo pipefail
 
@@ -24,16 +25,16 @@ check_only=0
 [ "${2:-}" = --check ] && check_only=1
 case $purpose in
     build|test|run) ;;
-    -h|--help) sed -n '2,18s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    -h|--help) sed -n '1d; /^#/!q; s/^# \{0,1\}//p' "$0"; exit 0 ;;
     *) fail "say what for: build, test or run (usage: tools/install-deps.sh build|test|run [--check])" ;;
 esac
 [ $# -le 2 ] && { [ $# -lt 2 ] || [ "$2" = --check ]; } ||
     fail "unexpected argument '${2:-}' (usage: tools/install-deps.sh build|test|run [--check])"
 
-has_cmocka() {
+has_header() {
     local dir
-    for dir in /usr/include /usr/local/include ${CPATH:+${CPATH//:/ }}; do
-        [ -f "$dir/cmocka.h" ] && return 0
+    for dir in ${INSTALL_DEPS_INCLUDE_DIRS-/usr/include /usr/local/include} ${CPATH:+${CPATH//:/ }}; do
+        [ -f "$dir/$1" ] && return 0
     done
     return 1
 }
@@ -42,8 +43,9 @@ missing=()
 # INSTALL_DEPS_SKIP_STB: the caller was given its own stb folder and checks it itself.
 [ -n "${INSTALL_DEPS_SKIP_STB:-}" ] || [ -f "${STB_INCLUDE_DIR:-/usr/include/stb}/stb_image_write.h" ] ||
     missing+=(libstb-dev)
+has_header isa-l/igzip_lib.h || missing+=(libisal-dev)
 if [ "$purpose" = test ]; then
-    has_cmocka || missing+=(libcmocka-dev)
+    has_header cmocka.h || missing+=(libcmocka-dev)
 fi
 if [ "$purpose" != build ]; then
     command -v parallel >/dev/null 2>&1 || missing+=(parallel)

@@ -1,0 +1,60 @@
+/* tools/fetch-debian-cuda.sh, which CI uses to build every stage with CUDA 11.8 and 12.4, without
+ * the network: its arguments, a folder already fetched is reused (the path of its nvcc printed,
+ * nothing downloaded), and a machine without apt-get is told so in one line naming the version.
+ * The download itself runs in CI (.ci/run). Run from the repository root. */
+#include "test_support.h"
+
+#define TOOL "tools/fetch-debian-cuda.sh"
+
+static void arguments(void **state)
+{
+    (void)state;
+    struct command_result *r = run_shell(TOOL " 10.1 /tmp/x");
+    assert_int_equal(r->exit_code, 2);
+    assert_string_equal(r->err, "fetch-debian-cuda: no Debian CUDA '10.1': 11.8 or 12.4 (usage: "
+                                "tools/fetch-debian-cuda.sh 11.8|12.4 DIR)\n");
+    r = run_shell(TOOL " 11.8");
+    assert_int_equal(r->exit_code, 2);
+    assert_non_null(strstr(r->err, "CUDA 11.8: name one folder"));
+    r = run_shell(TOOL " 12.4 /tmp/a /tmp/b");
+    assert_int_equal(r->exit_code, 2);
+    r = run_shell(TOOL " --help");
+    assert_int_equal(r->exit_code, 0);
+    assert_non_null(strstr(r->out, "usage: tools/fetch-debian-cuda.sh 11.8|12.4 DIR"));
+    assert_non_null(strstr(r->out, "NVCC_CCBIN=g++-11"));
+}
+
+/* A folder that holds the version's nvcc already: its path, at once. */
+static void a_folder_fetched_before_is_reused(void **state)
+{
+    (void)state;
+    char *folder = make_temporary_folder();
+    struct command_result *r = run_shell(
+        "mkdir -p '%s/usr/lib/nvidia-cuda-toolkit/bin' && printf '#!/bin/sh\\necho "
+        "\"Cuda compilation tools, release 11.8, V11.8.89\"\\n' >'%s/usr/lib/nvidia-cuda-toolkit/bin/nvcc' "
+        "&& chmod +x '%s/usr/lib/nvidia-cuda-toolkit/bin/nvcc' && PATH=/nonexistent:$PATH " TOOL " 11.8 '%s'",
+        folder, folder, folder, folder);
+    assert_int_equal(r->exit_code, 0);
+    char expected[256];
+    snprintf(expected, sizeof expected, "%s/usr/lib/nvidia-cuda-toolkit/bin/nvcc\n", folder);
+    assert_string_equal(r->out, expected);
+    assert_string_equal(r->err, "");
+    /* The same folder for 12.4 holds no 12.4: without apt-get that is one line naming it. */
+    r = run_shell("mkdir -p '%s/bin' && ln -s \"$(command -v bash)\" '%s/bin/bash' && "
+                  "ln -s \"$(command -v mkdir)\" '%s/bin/mkdir' && ln -s \"$(command -v grep)\" '%s/bin/grep' && "
+                  "PATH='%s/bin' bash " TOOL " 12.4 '%s'",
+                  folder, folder, folder, folder, folder, folder);
+    assert_int_equal(r->exit_code, 1);
+    assert_string_equal(r->err, "fetch-debian-cuda: CUDA 12.4: needs apt-get and dpkg-deb (Debian or Ubuntu)\n");
+    assert_string_equal(r->out, "");
+    remove_temporary_folder(folder);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(arguments),
+        cmocka_unit_test(a_folder_fetched_before_is_reused),
+    };
+    return cmocka_run_group_tests_name("fetch-debian-cuda", tests, NULL, NULL);
+}
