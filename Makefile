@@ -109,9 +109,8 @@ NVCC_LDFLAGS := $(CCBIN_FLAGS) $(if $(filter 1,$(SANITIZE)),$(foreach f,-fsaniti
 # The main chain (stages/NN-name) and the side stages that branch from it (stages/NNx-name).
 STAGES := $(sort $(notdir $(wildcard stages/[0-9][0-9]-* stages/[0-9][0-9][a-z]-*)))
 STAGE_BINS := $(addprefix $(BUILD)/,$(STAGES))
-HOST_SOURCES := scene scene_text files options report image cpu_reference host_pages \
-                pathtrace/pt_scene pathtrace/pt_record pathtrace/pt_reference pathtrace/pt_job \
-                pathtrace/pt_loop_timer
+HOST_SOURCES := scene scene_text files options report image cpu_reference parallel_rows host_pages \
+                pathtrace/pt_scene pathtrace/pt_record pathtrace/pt_reference pathtrace/pt_job
 HOST_OBJECTS := $(addprefix $(BUILD)/obj/,$(addsuffix .o,$(HOST_SOURCES)))
 STAGE_OBJECTS := $(BUILD)/obj/stage_main.o $(BUILD)/obj/gpu.o $(BUILD)/obj/ray_count.o
 # The path-tracing track (stages/pNN-name, side stages pNNx-name, common/pathtrace/SPEC.md):

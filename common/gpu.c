@@ -119,6 +119,11 @@ void kernel_timer_start(struct kernel_timer *timer)
     CUDA_CHECK(cudaEventRecord(timer->start, 0));
 }
 
+void kernel_timer_part(struct kernel_timer *timer, struct report *report, const char *part)
+{
+    timer->cpu_start_us = report_part_since(report, PHASE_KERNEL, part, timer->cpu_start_us);
+}
+
 void kernel_timer_stop(struct kernel_timer *timer, struct report *report)
 {
     CUDA_CHECK(cudaEventRecord(timer->stop, 0));

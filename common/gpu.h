@@ -32,7 +32,12 @@ struct kernel_timer {
     double cpu_start_us;
 };
 void kernel_timer_start(struct kernel_timer *timer);
-/* Waits for the kernel to finish, then records both times. */
+/* Where the timed span holds other steps between launches (the path-tracing track's copies
+ * and host additions each frame): the time since the start or the last part, as a part of the
+ * kernel phase named `part`; the CPU clock goes on from there. */
+void kernel_timer_part(struct kernel_timer *timer, struct report *report, const char *part);
+/* Waits for the kernel to finish, then records both times (the CPU clock's since the start or
+ * the last part; the events' over the whole span). */
 void kernel_timer_stop(struct kernel_timer *timer, struct report *report);
 
 /* "pinned" for page-locked host memory (cudaMallocHost or cudaHostRegister), "managed" for

@@ -60,14 +60,17 @@ static struct report_extra *extra_named(struct report *report, const char *name)
     return extra;
 }
 
-void report_part_since(struct report *report, enum phase phase, const char *part, double start_us)
+double report_part_since(struct report *report, enum phase phase, const char *part,
+                         double start_us)
 {
-    double elapsed = timer_now_us() - start_us;
+    double now = timer_now_us();
+    double elapsed = now - start_us;
     report->phase_us[phase] += elapsed;
     struct report_extra *extra = extra_named(report, part);
     extra->value += elapsed;
     extra->unit = "us";
     extra->phase = (int)phase;
+    return now;
 }
 
 void report_metric(struct report *report, const char *name, double value, const char *unit)

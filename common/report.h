@@ -64,8 +64,10 @@ double timer_now_us(void);
 void report_phase_since(struct report *report, enum phase phase, double start_us);
 
 /* As report_phase_since, and also accumulates the time under a part's name, so a phase made of
- * several steps shows each (the phase stays the sum the total is made of). */
-void report_part_since(struct report *report, enum phase phase, const char *part, double start_us);
+ * several steps shows each (the phase stays the sum the total is made of). Returns the clock's
+ * reading it stopped at, where the next step starts. */
+double report_part_since(struct report *report, enum phase phase, const char *part,
+                         double start_us);
 
 /* Sets a stage's own metric (replaces an earlier value of the same name). */
 void report_metric(struct report *report, const char *name, double value, const char *unit);

@@ -78,10 +78,7 @@ int main(int argc, char **argv)
     int status = 2;
     struct report report;
     report_init(&report, stage_info.name);
-    if (scene.sphere_count > stage_info.max_spheres) {
-        snprintf(error, sizeof error, "%.200s: %d spheres, but stage %s holds at most %d (%s)",
-                 scene_path, scene.sphere_count, stage_info.name, stage_info.max_spheres,
-                 stage_info.max_spheres_why);
+    if (pt_stage_holds_scene(scene_path, &scene, error, sizeof error)) {
         fail(error);
     } else if (gpu_open(0, &report, error, sizeof error) != GPU_OK) {
         fail(error);

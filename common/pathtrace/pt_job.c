@@ -1,5 +1,6 @@
-/* What every stage of the track does with its pixel sums: the image (SPEC.md section 4). In the
- * library rather than in pt_stage_main.c so that the kernel benchmark links the same render.o. */
+/* What every stage of the track and its kernel benchmark share: the image made from the pixel
+ * sums (SPEC.md section 4) and the check that the stage holds the scene. In the library rather
+ * than in pt_stage_main.c so that the kernel benchmark links the same render.o. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -30,4 +31,15 @@ void pt_render_job_sums_ready(struct pt_render_job *job, const unsigned long lon
     image_free(&image);
     job->report->image_write_us = timer_now_us() - start;
     job->report->image_path = job->output_path;
+}
+
+int pt_stage_holds_scene(const char *scene_path, const struct pt_scene *scene, char *error,
+                         size_t error_size)
+{
+    if (scene->sphere_count <= stage_info.max_spheres)
+        return 0;
+    snprintf(error, error_size, "%.200s: %d spheres, but stage %s holds at most %d (%s)",
+             scene_path, scene->sphere_count, stage_info.name, stage_info.max_spheres,
+             stage_info.max_spheres_why);
+    return -1;
 }

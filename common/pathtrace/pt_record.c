@@ -7,10 +7,10 @@
 #include <sys/stat.h>
 
 #include "files.h"
+#include "scene.h"
 
 #define MAGIC "pt-record 1\n"
 #define MAX_PATH_BYTES 4096
-#define MAX_SCENE_BYTES (16 * 1024 * 1024)
 #define MAX_PATHS (32768LL * 32768LL)
 
 int pt_record_alloc(struct pt_record *record, int width, int height)
@@ -56,7 +56,7 @@ static void arrays_of(const struct pt_record *record, void *arrays[5], size_t si
 
 static int copy_scene(const char *scene_path, const char *to, char *error, size_t error_size)
 {
-    FILE *in = open_regular_file(scene_path, "scene file", MAX_SCENE_BYTES, error, error_size);
+    FILE *in = open_regular_file(scene_path, "scene file", SCENE_MAX_FILE_BYTES, error, error_size);
     if (!in)
         return -1;
     FILE *out = fopen(to, "wb");

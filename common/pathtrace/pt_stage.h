@@ -53,6 +53,10 @@ void stage_bench(const struct pt_record *record, const struct pt_scene *scene, i
 /* Common: notes the host memory kind, writes the image if asked (timed apart). */
 void pt_render_job_sums_ready(struct pt_render_job *job, const unsigned long long *sums);
 
+/* Common: 0 when the stage's data structures hold the scene's spheres, else -1 and a message. */
+int pt_stage_holds_scene(const char *scene_path, const struct pt_scene *scene, char *error,
+                         size_t error_size);
+
 /* Common: the rays the image needs (common/pathtrace/pt_count.cu, outside the timing). */
 unsigned long long pt_gpu_count_rays(const struct pt_world *world, int samples);
 

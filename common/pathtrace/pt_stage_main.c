@@ -57,10 +57,7 @@ int main(int argc, char **argv)
     job.record_segment = options.record_segment >= 0 ? options.record_segment : 1;
     size_t pixels = (size_t)job.width * (size_t)job.height;
 
-    if (scene.sphere_count > stage_info.max_spheres) {
-        snprintf(error, sizeof error, "%s: %d spheres, but stage %s holds at most %d (%s)",
-                 options.scene_path, scene.sphere_count, stage_info.name, stage_info.max_spheres,
-                 stage_info.max_spheres_why);
+    if (pt_stage_holds_scene(options.scene_path, &scene, error, sizeof error)) {
         input_error(error);
     } else if (job.record_dir && job.record_segment >= job.max_depth) {
         snprintf(error, sizeof error,

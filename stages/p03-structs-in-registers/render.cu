@@ -10,7 +10,6 @@
 #include <stdlib.h>
 
 #include "gpu.h"
-#include "pathtrace/pt_loop_timer.h"
 #include "pathtrace/pt_stage.h"
 
 #define BLOCK_THREADS 128
@@ -254,8 +253,8 @@ void stage_render(struct pt_render_job *job)
 
     gpu_kernel_resources(report, (const void *)scatter_kernel, BLOCK_THREADS, 0);
     int blocks = (count + BLOCK_THREADS - 1) / BLOCK_THREADS;
-    struct pt_loop_timer timer;
-    pt_loop_start(&timer);
+    struct kernel_timer timer;
+    kernel_timer_start(&timer);
     for (int frame = 0; frame < job->samples; ++frame) {
         camera_kernel<<<blocks, BLOCK_THREADS>>>(d.rays, d.samples, world->camera, job->width,
                                                  job->height, (unsigned)frame);
@@ -267,10 +266,10 @@ void stage_render(struct pt_render_job *job)
             launch_scatter(&d, world, count, (unsigned)frame, segment);
         }
         CUDA_CHECK(cudaDeviceSynchronize());
-        pt_loop_part(&timer, report, "kernels");
+        kernel_timer_part(&timer, report, "kernels");
 
         CUDA_CHECK(cudaMemcpy(host_samples, d.samples, sample_bytes, cudaMemcpyDeviceToHost));
-        pt_loop_part(&timer, report, "frame_copy");
+        kernel_timer_part(&timer, report, "frame_copy");
         report->bytes_to_host += sample_bytes;
 
         for (int p = 0; p < count; ++p) {
@@ -279,9 +278,9 @@ void stage_render(struct pt_render_job *job)
             sum[1] += pt_fixed(host_samples[p].colour.y);
             sum[2] += pt_fixed(host_samples[p].colour.z);
         }
-        pt_loop_part(&timer, report, "host_accumulate");
+        kernel_timer_part(&timer, report, "host_accumulate");
     }
-    pt_loop_stop(&timer, report, "kernels");
+    kernel_timer_stop(&timer, report);
 
     pt_render_job_sums_ready(job, sums);
 

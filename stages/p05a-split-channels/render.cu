@@ -8,7 +8,6 @@
 #include <stdlib.h>
 
 #include "gpu.h"
-#include "pathtrace/pt_loop_timer.h"
 #include "pathtrace/pt_stage.h"
 
 #define BLOCK_THREADS 128
@@ -327,8 +326,8 @@ void stage_render(struct pt_render_job *job)
 
     gpu_kernel_resources(report, (const void *)scatter_kernel, BLOCK_THREADS, 0);
     int blocks = (count + BLOCK_THREADS - 1) / BLOCK_THREADS;
-    struct pt_loop_timer timer;
-    pt_loop_start(&timer);
+    struct kernel_timer timer;
+    kernel_timer_start(&timer);
     for (int frame = 0; frame < job->samples; ++frame) {
         camera_kernel<<<blocks, BLOCK_THREADS>>>(d.rays, d.samples, world->camera, job->width,
                                                  job->height, (unsigned)frame);
@@ -340,20 +339,20 @@ void stage_render(struct pt_render_job *job)
             launch_scatter(&d, world, count, (unsigned)frame, segment);
         }
         CUDA_CHECK(cudaDeviceSynchronize());
-        pt_loop_part(&timer, report, "kernels");
+        kernel_timer_part(&timer, report, "kernels");
 
         for (int c = 0; c < 3; ++c)
             CUDA_CHECK(cudaMemcpy(host_colours[c], d.samples.colour[c], channel_bytes,
                                   cudaMemcpyDeviceToHost));
-        pt_loop_part(&timer, report, "frame_copy");
+        kernel_timer_part(&timer, report, "frame_copy");
         report->bytes_to_host += 3 * channel_bytes;
 
         for (int c = 0; c < 3; ++c)
             for (int p = 0; p < count; ++p)
                 sums[(size_t)p * 3 + c] += pt_fixed(host_colours[c][p]);
-        pt_loop_part(&timer, report, "host_accumulate");
+        kernel_timer_part(&timer, report, "host_accumulate");
     }
-    pt_loop_stop(&timer, report, "kernels");
+    kernel_timer_stop(&timer, report);
 
     pt_render_job_sums_ready(job, sums);
 

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 
 #include "gpu.h"
-#include "pathtrace/pt_loop_timer.h"
 #include "pathtrace/pt_stage.h"
 
 #define BLOCK_THREADS 128
@@ -314,8 +313,8 @@ void stage_render(struct pt_render_job *job)
 
     gpu_kernel_resources(report, (const void *)scatter_kernel, BLOCK_THREADS, 0);
     int blocks = (count + BLOCK_THREADS - 1) / BLOCK_THREADS;
-    struct pt_loop_timer timer;
-    pt_loop_start(&timer);
+    struct kernel_timer timer;
+    kernel_timer_start(&timer);
     for (int frame = 0; frame < job->samples; ++frame) {
         camera_kernel<<<blocks, BLOCK_THREADS>>>(d.rays, d.samples, world->camera, job->width,
                                                  job->height, (unsigned)frame);
@@ -329,7 +328,7 @@ void stage_render(struct pt_render_job *job)
         accumulate_kernel<<<blocks, BLOCK_THREADS>>>(d.samples.colour, d.sums, count);
         CUDA_CHECK_LAUNCH("accumulate_kernel");
     }
-    pt_loop_stop(&timer, report, NULL);
+    kernel_timer_stop(&timer, report);
 
     start = timer_now_us();
     CUDA_CHECK(cudaMemcpy(sums, d.sums, sum_bytes, cudaMemcpyDeviceToHost));
