@@ -117,7 +117,11 @@ STAGE_OBJECTS := $(BUILD)/obj/stage_main.o $(BUILD)/obj/gpu.o $(BUILD)/obj/ray_c
 # each stage, and its kernel benchmark build/<stage>-bench (the same render.cu, another main).
 PT_STAGES := $(sort $(notdir $(wildcard stages/p[0-9][0-9]-* stages/p[0-9][0-9][a-z]-*)))
 PT_STAGE_BINS := $(addprefix $(BUILD)/,$(PT_STAGES))
-PT_BENCH_BINS := $(addsuffix -bench,$(PT_STAGE_BINS))
+# Only the stages with a kernel per segment (p01-p07) define stage_bench(): the others trace
+# whole paths in one kernel and have no segment to replay.
+PT_BENCH_STAGES := $(notdir $(patsubst %/render.cu,%,$(shell grep -l '^void stage_bench' \
+                     $(addsuffix /render.cu,$(addprefix stages/,$(PT_STAGES))) /dev/null)))
+PT_BENCH_BINS := $(addsuffix -bench,$(addprefix $(BUILD)/,$(PT_BENCH_STAGES)))
 PT_STAGE_OBJECTS := $(BUILD)/obj/pathtrace/pt_stage_main.o $(BUILD)/obj/gpu.o \
                     $(BUILD)/obj/pathtrace/pt_count.o
 PT_BENCH_OBJECTS := $(BUILD)/obj/pathtrace/pt_bench_main.o $(BUILD)/obj/gpu.o

@@ -213,6 +213,35 @@ int options_parse(int argc, char **argv, unsigned accepted, struct options *o, c
                 return -1;
             }
             o->record_segment = (int)a;
+        } else if (strcmp(arg, "--tiles") == 0 && (accepted & OPTION_TILES)) {
+            if (needs_value(argc, argv, i, error, error_size))
+                return -1;
+            int why = parse_whole(argv[++i], 1, OPTIONS_MAX_TILES, &a);
+            if (why) {
+                count_error("--tiles", argv[i], why, 1, OPTIONS_MAX_TILES, error, error_size);
+                return -1;
+            }
+            o->tiles = (int)a;
+        } else if (strcmp(arg, "--estimator") == 0 && (accepted & OPTION_ESTIMATOR)) {
+            if (needs_value(argc, argv, i, error, error_size))
+                return -1;
+            o->estimator = argv[++i];
+        } else if ((accepted & OPTION_SAMPLES) && (accepted & OPTION_GPU) &&
+                   (strcmp(arg, "--record") == 0 || strcmp(arg, "--record-segment") == 0)) {
+            snprintf(error, error_size,
+                     "option %s saves a segment for the kernel benchmark of the stages with a "
+                     "kernel per segment (p01-p07); this stage traces whole paths in one kernel",
+                     arg);
+            return -1;
+        } else if (strcmp(arg, "--tiles") == 0) {
+            snprintf(error, error_size,
+                     "option --tiles is not available in this stage (stage p08a renders in tiles)");
+            return -1;
+        } else if (strcmp(arg, "--estimator") == 0) {
+            snprintf(error, error_size,
+                     "option --estimator is for build/pt-reference; a stage's estimator is its "
+                     "lesson (its --help names it)");
+            return -1;
         } else if (strcmp(arg, "--samples") == 0 || strcmp(arg, "--record") == 0 ||
                    strcmp(arg, "--record-segment") == 0) {
             int stages_only = (accepted & OPTION_SAMPLES) || strcmp(arg, "--samples") != 0;
@@ -288,6 +317,15 @@ void options_print_usage(FILE *out, const char *program, unsigned accepted,
                 "  --record DIR    save frame 0's paths before one segment for the kernel\n"
                 "                  benchmark (build/<stage>-bench DIR); DIR is created\n"
                 "  --record-segment K  which segment, 0 to the scene's max_depth - 1 (default 1)\n");
+    if (accepted & OPTION_TILES)
+        fprintf(out,
+                "  --tiles N       render each frame in N x N tiles, one launch each, 1 to %d\n"
+                "                  (default 1)\n",
+                OPTIONS_MAX_TILES);
+    if (accepted & OPTION_ESTIMATOR)
+        fprintf(out,
+                "  --estimator E   what a sample estimates: path (default), nee (next-event\n"
+                "                  estimation) or light-pool (nee from a shared pool of lights)\n");
     if (accepted & OPTION_THREADS)
         fprintf(out, "  --threads N     CPU threads (default: one per core)\n");
     fprintf(out, "  --help          this text\n");

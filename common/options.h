@@ -22,12 +22,15 @@ enum option_set {
     OPTION_FRAMES = 1 << 4,          /* --frames N (steady state) */
     OPTION_SAMPLES = 1 << 5, /* --samples N: the path-tracing track (its default scene too) */
     OPTION_RECORD = 1 << 6,  /* --record DIR, --record-segment K (path-tracing stages) */
+    OPTION_TILES = 1 << 7,   /* --tiles N: the frame in N x N tiles (stage p08a) */
+    OPTION_ESTIMATOR = 1 << 8, /* --estimator NAME (the path-tracing track's CPU reference) */
 };
 
 #define OPTIONS_MAX_RAYS_PER_THREAD 64
 #define OPTIONS_MAX_FRAMES 10000
 #define OPTIONS_MAX_SAMPLES 65536
 #define OPTIONS_MAX_SEGMENT 63
+#define OPTIONS_MAX_TILES 1024
 
 struct options {
     const char *scene_path; /* --scene, else the default: relative to the current folder, or
@@ -44,6 +47,8 @@ struct options {
     int samples;          /* 0 when the scene's samples per pixel are used */
     const char *record_dir; /* NULL: nothing recorded */
     int record_segment;     /* -1 when not given */
+    int tiles;              /* 0 when not given: the stage's default */
+    const char *estimator;  /* NULL when not given: the path estimator */
     int help;
 };
 

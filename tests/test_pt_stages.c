@@ -235,20 +235,47 @@ static void samples_and_size_override_the_scene(void **state)
     assert_int_equal(failures, 0);
 }
 
-/* Needs no GPU: every stage lists the track's options. */
+/* Whether the stage has a kernel benchmark (build/<stage>-bench): only the stages with a kernel
+ * per segment (p01-p07) do; the others trace whole paths in one kernel. */
+static int has_bench(int k)
+{
+    char bench[300];
+    snprintf(bench, sizeof bench, "%s-bench", stage_paths[k]);
+    return access(bench, X_OK) == 0;
+}
+
+/* Needs no GPU: every stage lists the track's options and names its estimator; --record is
+ * listed by the stages with a kernel benchmark and refused in one line by the others. */
 static void every_stage_lists_samples_and_record(void **state)
 {
     (void)state;
+    int whole_path_stages = 0;
     for (int k = 0; k < stage_count; ++k) {
         struct command_result *r = run_shell("%s --help", stage_paths[k]);
         assert_int_equal(r->exit_code, 0);
         assert_non_null(strstr(r->out, "--samples N"));
-        assert_non_null(strstr(r->out, "--record DIR"));
-        assert_non_null(strstr(r->out, "--record-segment K"));
         assert_non_null(strstr(r->out, "(default scenes/pt-benchmark.scene"));
+        assert_non_null(strstr(r->out, "\nestimator: "));
+        if (has_bench(k)) {
+            assert_non_null(strstr(r->out, "--record DIR"));
+            assert_non_null(strstr(r->out, "--record-segment K"));
+            continue;
+        }
+        ++whole_path_stages;
+        assert_null(strstr(r->out, "--record"));
+        r = run_shell("%s --record %s/never", stage_paths[k], folder);
+        assert_int_equal(r->exit_code, 2);
+        assert_string_equal(r->out, "");
+        char expected[256];
+        snprintf(expected, sizeof expected,
+                 "%s: error: option --record saves a segment for the kernel benchmark of the "
+                 "stages with a kernel per segment (p01-p07); this stage traces whole paths in "
+                 "one kernel (see --help)\n",
+                 stage_name(k));
+        assert_string_equal(r->err, expected);
     }
-    print_message("# %d path-tracing stages: %s ... %s\n", stage_count, stage_name(0),
-                  stage_name(stage_count - 1));
+    print_message("# %d path-tracing stages: %s ... %s (%d of them whole paths in one kernel)\n",
+                  stage_count, stage_name(0), stage_name(stage_count - 1), whole_path_stages);
 }
 
 int main(void)

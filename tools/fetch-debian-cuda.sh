@@ -6,9 +6,11 @@
 # the folder and keeps its package lists and downloads there (Dir::Etc::SourceList,
 # Dir::Etc::SourceParts, Dir::State::Lists, Dir::Cache), and dpkg-deb unpacks there. Kept: the
 # compiler (nvcc, cicc, ptxas, fatbinary, nvlink, libdevice), the CUDA headers and the static
-# CUDA runtime, about 210 MB; the download is about 0.9 GB (11.8) or 1 GB (12.4).
-#   11.8   CUDA 11.8.89 from Debian 12 (bookworm); gcc 11 at most: make NVCC_CCBIN=g++-11
-#   12.4   CUDA 12.4.131 from Debian 13 (trixie); gcc 13 at most
+# CUDA runtime, about 210 MB; the download is about 0.9 GB (11.8) or 1 GB (12.4). Debian packages
+# the CUDA C++ Core Libraries apart: CUB (the stages that use a library primitive), with the
+# Thrust headers it includes and, from 2.x, libcu++; they are unpacked beside the CUDA headers.
+#   11.8   CUDA 11.8.89 from Debian 12 (bookworm), CUB 1.17; gcc 11 at most: make NVCC_CCBIN=g++-11
+#   12.4   CUDA 12.4.131 from Debian 13 (trixie), CUB 2.3; gcc 13 at most
 #
 # usage: tools/fetch-debian-cuda.sh 11.8|12.4 DIR
 #   prints DIR/usr/lib/nvidia-cuda-toolkit/bin/nvcc (a second call with the same DIR reuses it);
@@ -24,8 +26,8 @@ version=${1:-}
 dir=${2:-}
 case $version in
     -h|--help) sed -n '1d; /^#/!q; s/^# \{0,1\}//p' "$0"; exit 0 ;;
-    11.8) suite=bookworm package_version=11.8.89 ;;
-    12.4) suite=trixie package_version=12.4.131 ;;
+    11.8) suite=bookworm package_version=11.8.89 cccl_packages=(libcub-dev libthrust-dev) ;;
+    12.4) suite=trixie package_version=12.4.131 cccl_packages=(libcub-dev libthrust-dev libcu++-dev) ;;
     *) echo "fetch-debian-cuda: no Debian CUDA '$version': 11.8 or 12.4 ($usage)" >&2; exit 2 ;;
 esac
 [ $# -eq 2 ] && [ -n "$dir" ] || { echo "fetch-debian-cuda: CUDA $version: name one folder ($usage)" >&2; exit 2; }
@@ -36,7 +38,7 @@ mkdir -p "$dir" || fail "cannot create $dir"
 dir=$(cd "$dir" && pwd) || fail "cannot enter $dir"
 toolkit=$dir/usr/lib/nvidia-cuda-toolkit
 nvcc=$toolkit/bin/nvcc
-has_release() { "$nvcc" --version 2>/dev/null | grep -q "release $version,"; }
+has_release() { "$nvcc" --version 2>/dev/null | grep -q "release $version," && [ -f "$dir/usr/include/cub/cub.cuh" ]; }
 if has_release; then
     echo "$nvcc"
     exit 0
@@ -65,9 +67,9 @@ for package in "${packages[@]}"; do
        ( $package == nvidia-cuda-dev && $candidate == "${package_version%.*}."* ) ]] ||
         fail "Debian $suite offers $package '${candidate:-nothing}', not $package_version"
 done
-(cd "$apt/debs" && rm -f ./*.deb && apt-get "${apt_options[@]}" -qq download "${packages[@]}") \
+(cd "$apt/debs" && rm -f ./*.deb && apt-get "${apt_options[@]}" -qq download "${packages[@]}" "${cccl_packages[@]}") \
     >"$apt/download.log" 2>&1 ||
-    fail "downloading ${packages[*]} from Debian $suite failed: $(tail -n1 "$apt/download.log")"
+    fail "downloading ${packages[*]} ${cccl_packages[*]} from Debian $suite failed: $(tail -n1 "$apt/download.log")"
 
 dpkg-deb -x "$apt/debs"/nvidia-cuda-toolkit_*.deb "$dir" || fail "cannot unpack nvidia-cuda-toolkit"
 # Of the libraries' package, the headers and the static runtime nvcc links by default.
@@ -75,6 +77,9 @@ dpkg-deb --fsys-tarfile "$apt/debs"/nvidia-cuda-dev_*.deb |
     tar -x -C "$dir" --wildcards './usr/include/*' './usr/lib/x86_64-linux-gnu/libcudart_static.a' \
         './usr/lib/x86_64-linux-gnu/libcudadevrt.a' './usr/lib/x86_64-linux-gnu/libculibos.a' ||
     fail "cannot unpack nvidia-cuda-dev"
+for package in "${cccl_packages[@]}"; do
+    dpkg-deb -x "$apt/debs/${package}"_*.deb "$dir" || fail "cannot unpack $package"
+done
 rm -f "$apt/debs"/*.deb
 
 # Debian's nvcc.profile is a link to /etc/nvcc.profile: this folder gets its own, with every

@@ -4,7 +4,8 @@
 
 #define COUNT_BLOCK 128
 
-__global__ void pt_count_rays_kernel(struct pt_world world, int samples, unsigned long long *total)
+__global__ void pt_count_rays_kernel(struct pt_world world, int samples, int estimator,
+                                     unsigned long long *total)
 {
     __shared__ unsigned long long block_total;
     if (threadIdx.x == 0)
@@ -15,8 +16,8 @@ __global__ void pt_count_rays_kernel(struct pt_world world, int samples, unsigne
         unsigned long long rays = 0;
         for (int s = 0; s < samples; ++s) {
             int path_rays;
-            pt_trace_sample(&world, (int)(pixel % world.width), (int)(pixel / world.width),
-                            (unsigned)s, &path_rays);
+            pt_trace_sample_with(&world, estimator, (int)(pixel % world.width),
+                                 (int)(pixel / world.width), (unsigned)s, &path_rays);
             rays += (unsigned long long)path_rays;
         }
         atomicAdd(&block_total, rays);
@@ -26,7 +27,8 @@ __global__ void pt_count_rays_kernel(struct pt_world world, int samples, unsigne
         atomicAdd(total, block_total);
 }
 
-extern "C" unsigned long long pt_gpu_count_rays(const struct pt_world *host_world, int samples)
+extern "C" unsigned long long pt_gpu_count_rays(const struct pt_world *host_world, int samples,
+                                                int estimator)
 {
     struct pt_world world = *host_world;
     size_t sphere_bytes = (size_t)world.sphere_count * sizeof(struct pt_sphere);
@@ -44,7 +46,7 @@ extern "C" unsigned long long pt_gpu_count_rays(const struct pt_world *host_worl
     world.materials = materials;
     long long pixels = (long long)world.width * world.height;
     pt_count_rays_kernel<<<(unsigned)((pixels + COUNT_BLOCK - 1) / COUNT_BLOCK), COUNT_BLOCK>>>(
-        world, samples, total);
+        world, samples, estimator, total);
     CUDA_CHECK_LAUNCH("pt_count_rays_kernel");
     unsigned long long rays = 0;
     CUDA_CHECK(cudaMemcpy(&rays, total, sizeof rays, cudaMemcpyDeviceToHost));

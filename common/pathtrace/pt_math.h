@@ -49,6 +49,12 @@ struct pt_material {
 
 enum pt_event { PT_SCATTERED, PT_EMITTED, PT_ABSORBED };
 
+/* What a sample estimates (SPEC.md section 6): the path estimator of sections 3 and 4, which
+ * every stage of the track's chain keeps; or, for the many-lights lessons (seed 003),
+ * next-event estimation with candidates drawn per shading point (nee) or from a pool shared by
+ * a tile of pixels (light-pool). */
+enum pt_estimator { PT_ESTIMATOR_PATH, PT_ESTIMATOR_NEE, PT_ESTIMATOR_LIGHT_POOL, PT_ESTIMATORS };
+
 /* What a hit does to a path: a new ray and the factor its light is multiplied by, or an end
  * with light (a lamp) or without (absorbed). */
 struct pt_scatter {
@@ -290,6 +296,14 @@ PT_FN struct spec_vec3 pt_trace_sample(const struct pt_world *world, int i, int 
         direction = scatter.direction;
     }
     return spec_v3(0.0f, 0.0f, 0.0f);
+}
+
+/* One sample with the given estimator (enum pt_estimator); *rays counts every ray traced. */
+PT_FN struct spec_vec3 pt_trace_sample_with(const struct pt_world *world, int estimator, int i,
+                                            int j, unsigned sample, int *rays)
+{
+    (void)estimator;
+    return pt_trace_sample(world, i, j, sample, rays);
 }
 
 #ifdef __cplusplus

@@ -56,6 +56,21 @@ const char *pt_material_name(int kind)
     return kind >= 0 && kind < PT_MATERIAL_KINDS ? materials[kind].name : "unknown";
 }
 
+static const char *const estimator_names[PT_ESTIMATORS] = {"path", "nee", "light-pool"};
+
+const char *pt_estimator_name(int estimator)
+{
+    return estimator >= 0 && estimator < PT_ESTIMATORS ? estimator_names[estimator] : "unknown";
+}
+
+int pt_estimator_from_name(const char *name)
+{
+    for (int e = 0; e < PT_ESTIMATORS; ++e)
+        if (strcmp(name, estimator_names[e]) == 0)
+            return e;
+    return -1;
+}
+
 static int check_range(const struct scene_text_reader *p, const char *keyword, const char *what,
                        double v, double lo, double hi)
 {

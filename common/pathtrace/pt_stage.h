@@ -22,7 +22,15 @@ struct pt_stage_info {
     int max_spheres;             /* what the stage's data structures hold */
     const char *max_spheres_why; /* e.g. "its constant-memory arrays" */
     int block_threads;           /* threads per block of every kernel */
+    int whole_paths;             /* PT_WHOLE_PATHS: no kernel per segment (0 for p01-p07) */
+    int estimator;               /* enum pt_estimator: PT_ESTIMATOR_PATH but for seed 003's */
+    unsigned options;            /* options beyond the track's (options.h), e.g. OPTION_TILES */
 };
+
+/* stage_info.whole_paths: a stage whose kernel follows whole paths has no per-segment state to
+ * record (--record) or kernels to replay (build/<stage>-bench): those are for p01-p07. */
+#define PT_SEGMENT_KERNELS 0
+#define PT_WHOLE_PATHS 1
 
 struct pt_render_job {
     const struct pt_scene *scene;
@@ -35,6 +43,7 @@ struct pt_render_job {
     const char *scene_path;   /* for --record's copy of the scene */
     const char *record_dir;   /* --record: NULL, or where frame 0's state is saved */
     int record_segment;       /* ... before this segment's intersection */
+    int tiles;                /* --tiles N (OPTION_TILES): N x N tiles; 1 without it */
 };
 
 extern const struct pt_stage_info stage_info;
@@ -57,8 +66,9 @@ void pt_render_job_sums_ready(struct pt_render_job *job, const unsigned long lon
 int pt_stage_holds_scene(const char *scene_path, const struct pt_scene *scene, char *error,
                          size_t error_size);
 
-/* Common: the rays the image needs (common/pathtrace/pt_count.cu, outside the timing). */
-unsigned long long pt_gpu_count_rays(const struct pt_world *world, int samples);
+/* Common: the rays the image needs with the stage's estimator (common/pathtrace/pt_count.cu,
+ * outside the timing). */
+unsigned long long pt_gpu_count_rays(const struct pt_world *world, int samples, int estimator);
 
 /* malloc that ends the program with a clear message (and status 1) when memory runs out. */
 void *host_alloc_or_exit(size_t bytes, const char *what);

@@ -27,7 +27,9 @@ static int input_error(const char *message)
 int main(int argc, char **argv)
 {
     cuda_check_program = stage_info.name;
-    unsigned accepted = OPTION_GPU | OPTION_SAMPLES | OPTION_RECORD;
+    unsigned accepted = OPTION_GPU | OPTION_SAMPLES | stage_info.options;
+    if (stage_info.whole_paths != PT_WHOLE_PATHS)
+        accepted |= OPTION_RECORD;
     struct options options;
     char error[ERROR_BYTES];
     if (options_parse(argc, argv, accepted, &options, error, sizeof error)) {
@@ -35,7 +37,8 @@ int main(int argc, char **argv)
         return 2;
     }
     if (options.help) {
-        printf("%s: %s\n\n", stage_info.name, stage_info.lesson);
+        printf("%s: %s\n", stage_info.name, stage_info.lesson);
+        printf("estimator: %s\n\n", pt_estimator_name(stage_info.estimator));
         options_print_usage(stdout, argv[0], accepted, "", 0);
         return 0;
     }
@@ -55,6 +58,7 @@ int main(int argc, char **argv)
     job.scene_path = options.scene_path;
     job.record_dir = options.record_dir;
     job.record_segment = options.record_segment >= 0 ? options.record_segment : 1;
+    job.tiles = options.tiles ? options.tiles : 1;
     size_t pixels = (size_t)job.width * (size_t)job.height;
 
     if (pt_stage_holds_scene(options.scene_path, &scene, error, sizeof error)) {
@@ -65,6 +69,10 @@ int main(int argc, char **argv)
                  job.record_segment, job.max_depth - 1, job.max_depth);
         input_error(error);
     } else if (job.record_dir && pt_record_prepare(job.record_dir, error, sizeof error)) {
+        input_error(error);
+    } else if (job.tiles > job.width || job.tiles > job.height) {
+        snprintf(error, sizeof error, "--tiles %d: the image is %dx%d, fewer pixels a side than tiles",
+                 job.tiles, job.width, job.height);
         input_error(error);
     } else if (job.output_path && image_check_output_path(job.output_path, error, sizeof error)) {
         input_error(error);
@@ -91,7 +99,7 @@ int main(int argc, char **argv)
             input_error(error);
         } else {
             stage_render(&job);
-            report.rays_traced = pt_gpu_count_rays(&job.world, job.samples);
+            report.rays_traced = pt_gpu_count_rays(&job.world, job.samples, stage_info.estimator);
             double seconds = report.kernel_event_us * 1e-6;
             report_metric(&report, "samples_per_pixel", job.samples, "samples");
             report_metric(&report, "samples_per_second",

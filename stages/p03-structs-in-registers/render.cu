@@ -20,6 +20,9 @@ const struct pt_stage_info stage_info = {
     PT_SCENE_MAX_SPHERES,
     "the scene's limit",
     BLOCK_THREADS,
+    PT_SEGMENT_KERNELS,
+    PT_ESTIMATOR_PATH,
+    0,
 };
 
 struct ray {

@@ -21,6 +21,9 @@ const struct pt_stage_info stage_info = {
     MAX_SPHERES,
     "its constant-memory arrays",
     BLOCK_THREADS,
+    PT_SEGMENT_KERNELS,
+    PT_ESTIMATOR_PATH,
+    0,
 };
 
 __constant__ struct pt_sphere c_spheres[MAX_SPHERES];
