@@ -7,7 +7,8 @@ usage() {
     cat <<'USAGE'
 usage: ./run.sh [options]
 Builds the stages, verifies each stage's image (main track: scenes/quick.scene against the CPU
-reference; path-tracing track: scenes/pt-quick.scene against build/pt-reference), then times
+reference; path-tracing track: scenes/pt-quick.scene against build/pt-reference with the
+estimator the stage's --help names), then times
 every verified stage of both tracks over N interleaved runs (one process per run, one run per GPU
 at a time) and writes results/<gpu-slug>/ (runs.csv, env.txt, joblog.txt, summary.csv,
 summary.md, phases.png, kernel.png; pathtrace.png for the path-tracing track) and regenerates the
@@ -227,7 +228,10 @@ if [[ "$verify" -eq 1 ]]; then
     first_gpu="$(head -n1 "$tmp/gpus" | cut -d, -f1)"
     # Each track against its own reference, made once: the main track on scenes/quick.scene
     # against build/cpu-reference, the path-tracing track on scenes/pt-quick.scene against
-    # build/pt-reference (bit for bit unless the stage's folder states a bound).
+    # build/pt-reference (bit for bit unless the stage's folder states a bound), with the
+    # estimator the stage renders with: the line "estimator: NAME" of its --help
+    # (common/pathtrace/SPEC.md section 6; path when it names none, as stages built before
+    # estimators existed), one reference image per estimator.
     main_count=0 pt_count=0
     for stage in "${stages[@]}"; do
         if is_pt_stage "$stage"; then pt_count=$((pt_count + 1)); else main_count=$((main_count + 1)); fi
@@ -239,11 +243,22 @@ if [[ "$verify" -eq 1 ]]; then
         "$bin_dir/cpu-reference" --scene scenes/quick.scene --output "$tmp/reference.png" >/dev/null \
             || die "build/cpu-reference failed; cannot verify (use --no-verify to time anyway)"
     fi
+    declare -A pt_estimator=()   # stage -> its estimator
     if [[ "$pt_count" -gt 0 ]]; then
         what+=("$pt_count path-tracing stage(s) on scenes/pt-quick.scene against build/pt-reference")
         scenes+=("scenes/pt-quick.scene")
-        "$bin_dir/pt-reference" --scene scenes/pt-quick.scene --output "$tmp/pt-reference.png" >/dev/null \
-            || die "build/pt-reference failed; cannot verify the path-tracing stages (use --no-verify to time anyway)"
+        for stage in "${stages[@]}"; do
+            is_pt_stage "$stage" || continue
+            estimator="$(timeout -k 5 "$timeout_s" "$bin_dir/$stage" --help 2>/dev/null \
+                | sed -n 's/^estimator: //p' | head -n1)" || estimator=''
+            [[ "$estimator" =~ ^[a-z][a-z-]*$ ]] || estimator=path
+            pt_estimator[$stage]="$estimator"
+        done
+        for estimator in $(printf '%s\n' "${pt_estimator[@]}" | sort -u); do
+            "$bin_dir/pt-reference" --scene scenes/pt-quick.scene --estimator "$estimator" \
+                --output "$tmp/pt-reference-$estimator.png" >/dev/null \
+                || die "build/pt-reference --estimator $estimator failed; cannot verify the path-tracing stages (use --no-verify to time anyway)"
+        done
     fi
     if [[ ${#what[@]} -eq 2 ]]; then
         echo "run.sh: verifying ${what[0]} and ${what[1]}" >&2
@@ -253,9 +268,10 @@ if [[ "$verify" -eq 1 ]]; then
     verified=()
     echo "# verification on ${scenes[*]}, $(date -u +%FT%TZ)" >>"$dir/verify.txt"
     for stage in "${stages[@]}"; do
-        line=''
+        line='' estimator=''
         if is_pt_stage "$stage"; then
-            verify_scene=scenes/pt-quick.scene reference="$tmp/pt-reference.png" tolerance=0
+            estimator="${pt_estimator[$stage]}"
+            verify_scene=scenes/pt-quick.scene reference="$tmp/pt-reference-$estimator.png" tolerance=0
         else
             verify_scene=scenes/quick.scene reference="$tmp/reference.png" tolerance=0.01
         fi
@@ -268,7 +284,7 @@ if [[ "$verify" -eq 1 ]]; then
         if CUDA_VISIBLE_DEVICES="$first_gpu" timeout -k 5 "$timeout_s" "$bin_dir/$stage" \
                 --scene "$verify_scene" --output "$tmp/$stage.png" >/dev/null 2>"$tmp/$stage.err" \
             && line="$("$bin_dir/compare-images" "$reference" "$tmp/$stage.png" --max-differing-percent "$tolerance")"; then
-            verified+=("$stage"); echo "$stage: ok: $line" >>"$dir/verify.txt"
+            verified+=("$stage"); echo "$stage: ok: $line${estimator:+ (estimator $estimator)}" >>"$dir/verify.txt"
         else
             line="${line:-$(tail -n1 "$tmp/$stage.err")}"
             failed_stages+=("$stage"); echo "$stage: FAILED: $line" >>"$dir/verify.txt"

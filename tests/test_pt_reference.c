@@ -1,7 +1,10 @@
 /* The path-tracing track's CPU reference and its arithmetic (common/pathtrace/SPEC.md,
- * pt_math.h): the committed golden image of scenes/pt-quick.scene (tests/golden/pt-quick.png,
- * written by build/pt-reference), the ray count, independence from the number of threads, and
- * the building blocks on hand-computed cases. Needs no GPU. Run from the repository root. */
+ * pt_math.h): the committed golden images of scenes/pt-quick.scene, one per estimator
+ * (tests/golden/pt-quick.png, pt-quick-nee.png, pt-quick-light-pool.png, written by
+ * build/pt-reference --estimator NAME), the ray counts, independence from the number of
+ * threads, the building blocks on hand-computed cases, and the estimators of section 6 against
+ * each other (the same mean brightness, within a bound made from their measured spread). Needs
+ * no GPU. Run from the repository root. */
 #include "test_support.h"
 
 #include <math.h>
@@ -19,6 +22,18 @@
 #define QUICK_SIDE 128
 #define QUICK_SAMPLES 8
 
+/* The golden image and ray count of each estimator (build/pt-reference --scene
+ * scenes/pt-quick.scene --estimator NAME --output tests/golden/...). */
+static const struct {
+    int estimator;
+    const char *golden;
+    unsigned long long rays;
+} quick[PT_ESTIMATORS] = {
+    {PT_ESTIMATOR_PATH, GOLDEN, QUICK_RAYS},
+    {PT_ESTIMATOR_NEE, "tests/golden/pt-quick-nee.png", 341833ULL},
+    {PT_ESTIMATOR_LIGHT_POOL, "tests/golden/pt-quick-light-pool.png", 341647ULL},
+};
+
 static struct pt_scene load(const char *path)
 {
     struct pt_scene scene;
@@ -29,11 +44,11 @@ static struct pt_scene load(const char *path)
     return scene;
 }
 
-static struct image golden_image(void)
+static struct image golden_image_of(const char *path)
 {
     struct image golden;
     char error[IMAGE_ERROR_BYTES];
-    int read = image_read(GOLDEN, &golden, error, sizeof error);
+    int read = image_read(path, &golden, error, sizeof error);
     if (read)
         fail_msg("%s", error);
     assert_int_equal(golden.width, QUICK_SIDE);
@@ -41,14 +56,25 @@ static struct image golden_image(void)
     return golden;
 }
 
-static unsigned long long *render_sums(const struct pt_world *world, int samples, int threads,
-                                       unsigned long long *rays)
+static struct image golden_image(void)
+{
+    return golden_image_of(GOLDEN);
+}
+
+static unsigned long long *render_sums_with(const struct pt_world *world, int estimator,
+                                            int samples, int threads, unsigned long long *rays)
 {
     size_t channels = (size_t)world->width * (size_t)world->height * 3;
     unsigned long long *sums = calloc(channels, sizeof *sums);
     assert_non_null(sums);
-    *rays = pt_reference_render(world, samples, threads, sums);
+    *rays = pt_reference_render(world, estimator, samples, threads, sums);
     return sums;
+}
+
+static unsigned long long *render_sums(const struct pt_world *world, int samples, int threads,
+                                       unsigned long long *rays)
+{
+    return render_sums_with(world, PT_ESTIMATOR_PATH, samples, threads, rays);
 }
 
 static struct image image_of_sums(const unsigned long long *sums, int width, int height,
@@ -73,6 +99,7 @@ static long long differing_pixels(const struct image *a, const struct image *b)
 
 /* ---- The whole render ----------------------------------------------------------------------- */
 
+/* Each estimator's image of pt-quick is its golden image, with its ray count. */
 static void quick_scene_is_the_golden_image_with_a_fixed_ray_count(void **state)
 {
     (void)state;
@@ -80,23 +107,26 @@ static void quick_scene_is_the_golden_image_with_a_fixed_ray_count(void **state)
     assert_int_equal(scene.width, QUICK_SIDE);
     assert_int_equal(scene.samples, QUICK_SAMPLES);
     struct pt_world world = pt_scene_world(&scene, scene.width, scene.height);
-    unsigned long long rays;
-    unsigned long long *sums = render_sums(&world, scene.samples, 0, &rays);
-    print_message("# %llu rays\n", rays);
-    assert_true(rays == QUICK_RAYS);
-    struct image image = image_of_sums(sums, scene.width, scene.height, scene.samples);
-    struct image golden = golden_image();
-    assert_int_equal(differing_pixels(&golden, &image), 0);
-    /* Not a blank or saturated picture: the sky, the lamps and shadows are all there. */
-    int dark = 0, white = 0;
-    for (size_t c = 0; c < (size_t)QUICK_SIDE * QUICK_SIDE * 3; ++c) {
-        dark += golden.rgb[c] < 32;
-        white += golden.rgb[c] == 255;
+    for (int e = 0; e < PT_ESTIMATORS; ++e) {
+        unsigned long long rays;
+        unsigned long long *sums =
+            render_sums_with(&world, quick[e].estimator, scene.samples, 0, &rays);
+        print_message("# %s: %llu rays\n", pt_estimator_name(quick[e].estimator), rays);
+        assert_true(rays == quick[e].rays);
+        struct image image = image_of_sums(sums, scene.width, scene.height, scene.samples);
+        struct image golden = golden_image_of(quick[e].golden);
+        assert_int_equal(differing_pixels(&golden, &image), 0);
+        /* Not a blank or saturated picture: the sky, the lamps and shadows are all there. */
+        int dark = 0, white = 0;
+        for (size_t c = 0; c < (size_t)QUICK_SIDE * QUICK_SIDE * 3; ++c) {
+            dark += golden.rgb[c] < 32;
+            white += golden.rgb[c] == 255;
+        }
+        assert_true(dark > 0 && white > 0);
+        image_free(&golden);
+        image_free(&image);
+        free(sums);
     }
-    assert_true(dark > 0 && white > 0);
-    image_free(&golden);
-    image_free(&image);
-    free(sums);
     pt_scene_free(&scene);
 }
 
@@ -394,6 +424,8 @@ static struct pt_world tiny_world(const struct pt_sphere *sphere, const struct p
     w.spheres = sphere;
     w.materials = m;
     w.sphere_count = 1;
+    w.lights = NULL;
+    w.light_count = 0;
     w.camera = spec_v3(0, 0, 1);
     w.sky = spec_v3(0.25f, 0.5f, 2.0f);
     w.width = 8;
@@ -431,8 +463,321 @@ static void paths_in_tiny_worlds(void **state)
             }
     /* The reference's count over the 8x6 lamp world, 3 samples: one ray a sample. */
     unsigned long long sums[8 * 6 * 3] = {0};
-    assert_true(pt_reference_render(&w, 3, 2, sums) == 8ULL * 6ULL * 3ULL);
+    assert_true(pt_reference_render(&w, PT_ESTIMATOR_PATH, 3, 2, sums) == 8ULL * 6ULL * 3ULL);
     assert_true(sums[0] == 3ULL * 3ULL * 65536ULL && sums[1] == 3ULL * 2ULL * 65536ULL);
+}
+
+/* ---- Next-event estimation (SPEC.md section 6) --------------------------------------------- */
+
+static struct pt_scene parse(const char *text)
+{
+    struct pt_scene scene;
+    char error[512];
+    int parsed = pt_scene_parse(text, strlen(text), "test", &scene, error, sizeof error);
+    if (parsed)
+        fail_msg("%s", error);
+    return scene;
+}
+
+/* One diffuse sphere on a diffuse ground, two lamps above the view (no camera ray meets one:
+ * the camera sees 26.6 degrees up, the lamps start at 30), no sky: every bit of light is lamp
+ * light, reached by bouncing into a lamp (path) or by a shadow ray (nee, light-pool). */
+#define LAMPS_SCENE(max_depth)                                                                    \
+    "size 32 24\ncamera 0 0 1\nsky 0 0 0\nsamples 1\nmax_depth " max_depth "\n"                   \
+    "sphere 1000 0 -1001 -3 diffuse 0.5 0.5 0.5\n"                                                \
+    "sphere 0.5 0 -0.5 -3 diffuse 0.8 0.6 0.4\n"                                                  \
+    "sphere 0.6 -1.6 2.6 -2 light 2 2 2\n"                                                        \
+    "sphere 0.5 1.4 2.6 -2.5 light 1.5 1 3\n"
+
+static int same_bits(struct spec_vec3 a, struct spec_vec3 b)
+{
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* The scene lists its lights once, in file order, with their spheres' places and emissions. */
+static void scenes_list_their_lights(void **state)
+{
+    (void)state;
+    struct pt_scene scene = load(QUICK_SCENE);
+    assert_int_equal(scene.light_count, 2);
+    assert_int_equal(scene.lights[0].sphere, 19);
+    assert_int_equal(scene.lights[1].sphere, 20);
+    assert_true(vec3_is(scene.lights[0].centre, -0.8f, 1.6f, -3.5f));
+    assert_true(scene.lights[0].radius == 0.3f);
+    assert_true(vec3_is(scene.lights[1].emission, 5, 5, 6));
+    struct pt_world world = pt_scene_world(&scene, 8, 8);
+    assert_true(world.lights == scene.lights && world.light_count == 2);
+    pt_scene_free(&scene);
+    assert_null(scene.lights);
+    assert_int_equal(scene.light_count, 0);
+
+    scene = load("scenes/pt-many-lights.scene");
+    assert_int_equal(scene.sphere_count, 275);
+    assert_int_equal(scene.light_count, 256);
+    for (int l = 0; l < scene.light_count; ++l) {
+        int s = scene.lights[l].sphere;
+        assert_int_equal(s, 19 + l);
+        assert_int_equal(scene.materials[s].kind, PT_LIGHT);
+        assert_true(same_bits(scene.lights[l].emission, scene.materials[s].colour));
+    }
+    pt_scene_free(&scene);
+
+    scene = parse("size 4 4\ncamera 0 0 1\nsky 1 1 1\nsamples 1\nmax_depth 2\n"
+                  "sphere 1 0 0 -3 diffuse 0.5 0.5 0.5\n");
+    assert_int_equal(scene.light_count, 0);
+    assert_null(scene.lights);
+    pt_scene_free(&scene);
+}
+
+/* A light sample by hand, and drawn ones: on their sphere, facing out, lights picked evenly;
+ * a sample kept as (light, normal) and rebuilt is the drawn one, bit for bit (stage p08d). */
+static void light_samples_by_hand_and_drawn(void **state)
+{
+    (void)state;
+    assert_true(PT_PI == 3.14159265f);
+    assert_true(2.0f / PT_PI == 0.636619746685028076171875f);
+    struct pt_light light = {{1.0f, 2.0f, 3.0f}, 0.5f, {4.0f, 5.0f, 6.0f}, 7};
+    struct pt_light_sample s = pt_light_sample_at(light, 2, spec_v3(0, 1, 0), 3);
+    assert_int_equal(s.light, 2);
+    assert_int_equal(s.sphere, 7);
+    assert_true(vec3_is(s.point, 1.0f, 2.5f, 3.0f));
+    assert_true(vec3_is(s.normal, 0, 1, 0));
+    assert_true(vec3_is(s.emission, 4, 5, 6));
+    assert_true(s.inverse_pdf == 3.0f * (4.0f * PT_PI * 0.25f));
+
+    struct pt_scene scene = load("scenes/pt-many-lights.scene");
+    int picked[256] = {0};
+    const int draws = 256 * 200;
+    for (int k = 0; k < draws; ++k) {
+        unsigned pixel = (unsigned)k % 977u, sample = (unsigned)k / 977u, event = 300u;
+        int l = pt_light_pick(pixel, sample, event, scene.light_count);
+        assert_true(l >= 0 && l < scene.light_count);
+        ++picked[l];
+        struct pt_light_sample drawn = pt_light_sample_draw(scene.lights[l], l, pixel, sample,
+                                                            event, scene.light_count);
+        assert_int_equal(drawn.light, l); /* 16 rejection misses in a row: about 1e-9 */
+        struct spec_vec3 out = spec_sub(drawn.point, scene.lights[l].centre);
+        double radius = sqrt((double)spec_dot(out, out));
+        assert_true(fabs(radius - scene.lights[l].radius) < 1e-6);
+        assert_true(fabs(sqrt((double)spec_dot(drawn.normal, drawn.normal)) - 1.0) < 1e-6);
+        assert_true(spec_dot(out, drawn.normal) > 0.0f);
+        struct spec_vec3 normal;
+        assert_int_equal(pt_light_normal(pixel, sample, event, &normal), 1);
+        struct pt_light_sample rebuilt =
+            pt_light_sample_at(scene.lights[l], l, normal, scene.light_count);
+        assert_int_equal(memcmp(&rebuilt, &drawn, sizeof drawn), 0);
+    }
+    for (int l = 0; l < 256; ++l)
+        if (picked[l] < 140 || picked[l] > 260) /* 200 expected, sd 14 */
+            fail_msg("light %d picked %d times in %d draws", l, picked[l], draws);
+    pt_scene_free(&scene);
+}
+
+/* The reservoir and the contribution by hand: a lamp straight above a white surface, 2 away. */
+static void reservoir_by_hand(void **state)
+{
+    (void)state;
+    struct pt_shading_point at = {{0, 0, 0}, {0, 1, 0}, {1, 0.5f, 0.25f}};
+    struct pt_light_sample above = {0, 9, {0, 2, 0}, {0, -1, 0}, {2, 2, 2}, 4.0f};
+    struct pt_reservoir r;
+    pt_reservoir_start(&r);
+    /* w = (0, 2, 0), d2 = 4, cos_x = cos_y = 1, G = 1/4, c = (2, 1, 0.5), p^ = 3.5 / 4,
+     * weight 3.5: kept whatever its number. */
+    pt_reservoir_add(&r, at, above, 0.999f);
+    assert_int_equal(r.sphere, 9);
+    assert_true(r.geometry == 0.25f && r.target == 0.875f && r.weight_sum == 3.5f);
+    assert_true(vec3_is(r.colour, 2, 1, 0.5f));
+    /* Facing away from the point, behind the surface, or no sample: nothing changes. */
+    struct pt_light_sample away = above, behind = above, none = pt_light_sample_none();
+    away.normal = spec_v3(0, 1, 0);
+    behind.point = spec_v3(0, -2, 0);
+    behind.sphere = away.sphere = none.sphere = 5;
+    pt_reservoir_add(&r, at, away, 0.0f);
+    pt_reservoir_add(&r, at, behind, 0.0f);
+    pt_reservoir_add(&r, at, none, 0.0f);
+    assert_int_equal(r.sphere, 9);
+    assert_true(r.weight_sum == 3.5f);
+    /* A second, equal one: kept when u * 7 < 3.5. */
+    struct pt_light_sample twin = above;
+    twin.sphere = 8;
+    struct pt_reservoir keeps = r, leaves = r;
+    pt_reservoir_add(&keeps, at, twin, 0.49f);
+    pt_reservoir_add(&leaves, at, twin, 0.5f);
+    assert_int_equal(keeps.sphere, 8);
+    assert_int_equal(leaves.sphere, 9);
+    assert_true(keeps.weight_sum == 7.0f && leaves.weight_sum == 7.0f);
+    /* The shadow ray starts 0.001 above the point and reaches the lamp's point at t = 1. */
+    struct spec_vec3 origin, direction;
+    pt_shadow_ray(at, &leaves, &origin, &direction);
+    assert_true(vec3_is(origin, 0, 0.001f, 0));
+    assert_true(vec3_is(direction, 0, 2.0f - 0.001f, 0));
+    /* (((2 / pi) * G) * wsum) / (8 * p^), times the colour, times the throughput. */
+    float scale = (2.0f / PT_PI) * 0.25f * 7.0f / (8.0f * 0.875f);
+    struct spec_vec3 brought = pt_nee_contribution(&leaves, spec_v3(1, 0.5f, 2));
+    assert_true(vec3_is(brought, 1 * (scale * 2), 0.5f * (scale * 1), 2 * (scale * 0.5f)));
+}
+
+/* The image's mean brightness (the mean of the three channels, as the sums hold them, in
+ * units of 1) over `frames` frames of world with estimator; *error is its standard error,
+ * from the spread of the frame means: frames are independent of each other, while the pixels
+ * of one frame are not (light-pool's share a pool). */
+static double mean_brightness(const struct pt_world *world, int estimator, int frames,
+                              double *error, unsigned long long *rays)
+{
+    double pixels = (double)world->width * world->height, sum = 0, squares = 0;
+    *rays = 0;
+    for (int s = 0; s < frames; ++s) {
+        double frame = 0;
+        for (int j = 0; j < world->height; ++j)
+            for (int i = 0; i < world->width; ++i) {
+                int path_rays;
+                struct spec_vec3 c =
+                    pt_trace_sample_with(world, estimator, i, j, (unsigned)s, &path_rays);
+                frame += ((double)pt_fixed(c.x) + pt_fixed(c.y) + pt_fixed(c.z)) / 3.0;
+                *rays += (unsigned long long)path_rays;
+            }
+        frame /= pixels * PT_FIXED_ONE;
+        sum += frame;
+        squares += frame * frame;
+    }
+    double mean = sum / frames;
+    double variance = (squares / frames - mean * mean) * frames / (frames - 1.0);
+    *error = sqrt(variance / frames);
+    return mean;
+}
+
+/* The three estimators render the same picture on average: path and nee, nee and light-pool
+ * agree in mean brightness within 4 standard errors of their difference. The random numbers
+ * are counter-based, so this test is deterministic: it cannot fail by chance once it passes.
+ * Measured at 1024 frames, 32x24, max_depth 3: path 0.01810 +- 0.00014, nee 0.01827 +-
+ * 0.00002, light-pool 0.01829 +- 0.00006 (the difference path - nee is 1.1 standard errors).
+ * Mistakes this catches, each tried once by breaking pt_math.h: 1/pi for 2/pi (nee 0.00913,
+ * 62 standard errors off), cos^2 for cos^3 (0.02071, 18), the throughput after the albedo
+ * (0.00923), a lamp hit after a diffuse bounce counted too (0.03637, 88), a reservoir that
+ * keeps by a coin toss (0.01651, 11). nee is also less noisy than path, per frame; light-pool
+ * in between (its pixels share their candidates). */
+static void estimators_agree_on_the_mean_brightness(void **state)
+{
+    (void)state;
+    const int frames = 1024;
+    struct pt_scene scene = parse(LAMPS_SCENE("3"));
+    struct pt_world world = pt_scene_world(&scene, scene.width, scene.height);
+    double mean[PT_ESTIMATORS], error[PT_ESTIMATORS];
+    unsigned long long rays[PT_ESTIMATORS];
+    for (int e = 0; e < PT_ESTIMATORS; ++e) {
+        mean[e] = mean_brightness(&world, e, frames, &error[e], &rays[e]);
+        print_message("# %-10s mean brightness %.6f +- %.6f, %llu rays\n", pt_estimator_name(e),
+                      mean[e], error[e], rays[e]);
+    }
+    const int path = PT_ESTIMATOR_PATH, nee = PT_ESTIMATOR_NEE, pool = PT_ESTIMATOR_LIGHT_POOL;
+    double bound = 4.0 * sqrt(error[path] * error[path] + error[nee] * error[nee]);
+    if (!(fabs(mean[path] - mean[nee]) <= bound))
+        fail_msg("path %.6f and nee %.6f differ by more than %.6f", mean[path], mean[nee], bound);
+    bound = 4.0 * sqrt(error[nee] * error[nee] + error[pool] * error[pool]);
+    if (!(fabs(mean[nee] - mean[pool]) <= bound))
+        fail_msg("nee %.6f and light-pool %.6f differ by more than %.6f", mean[nee], mean[pool],
+                 bound);
+    assert_true(mean[path] > 0.01); /* lit: the lamps do reach the spheres */
+    assert_true(error[nee] < error[pool] && error[pool] < error[path]);
+    assert_true(rays[nee] > rays[path] && rays[pool] > rays[path]);
+    pt_scene_free(&scene);
+}
+
+/* The estimators trace the same paths: per sample, nee and light-pool trace the path
+ * estimator's rays plus shadow rays, at most one per segment but the last. At max_depth 1 (the
+ * camera ray is the last segment: no shadow ray) and in a scene without lights they are the
+ * path estimator to the bit. */
+static void next_event_adds_only_shadow_rays(void **state)
+{
+    (void)state;
+    struct pt_scene deep = parse(LAMPS_SCENE("3"));
+    struct pt_scene shallow = parse(LAMPS_SCENE("1"));
+    struct pt_scene unlit = parse("size 32 24\ncamera 0 0 1\nsky 0.5 0.6 0.7\nsamples 1\n"
+                                  "max_depth 5\nsphere 1000 0 -1001 -3 diffuse 0.5 0.5 0.5\n"
+                                  "sphere 0.5 0 -0.5 -3 diffuse 0.8 0.6 0.4\n"
+                                  "sphere 0.4 1 -0.6 -2.5 mirror 0.9 0.9 0.9\n");
+    const struct pt_world worlds[3] = {pt_scene_world(&deep, deep.width, deep.height),
+                                       pt_scene_world(&shallow, shallow.width, shallow.height),
+                                       pt_scene_world(&unlit, unlit.width, unlit.height)};
+    unsigned long long shadow_rays[PT_ESTIMATORS] = {0};
+    int lit = 0;
+    for (int w = 0; w < 3; ++w)
+        for (int j = 0; j < deep.height; ++j)
+            for (int i = 0; i < deep.width; ++i)
+                for (unsigned s = 0; s < 8; ++s) {
+                    int path_rays;
+                    struct spec_vec3 path = pt_trace_sample(&worlds[w], i, j, s, &path_rays);
+                    for (int e = PT_ESTIMATOR_NEE; e < PT_ESTIMATORS; ++e) {
+                        int rays;
+                        struct spec_vec3 c = pt_trace_sample_with(&worlds[w], e, i, j, s, &rays);
+                        if (w == 0) {
+                            assert_true(rays >= path_rays && rays - path_rays <= 2);
+                            shadow_rays[e] += (unsigned long long)(rays - path_rays);
+                            lit += c.x > 0.0f;
+                        } else {
+                            assert_true(same_bits(c, path) && rays == path_rays);
+                        }
+                    }
+                    if (w == 1) /* the lamps are out of the camera's view */
+                        assert_true(vec3_is(path, 0, 0, 0));
+                }
+    print_message("# shadow rays: nee %llu, light-pool %llu\n", shadow_rays[PT_ESTIMATOR_NEE],
+                  shadow_rays[PT_ESTIMATOR_LIGHT_POOL]);
+    assert_true(lit > 0);
+    assert_true(shadow_rays[PT_ESTIMATOR_NEE] > 0 && shadow_rays[PT_ESTIMATOR_LIGHT_POOL] > 0);
+    pt_scene_free(&deep);
+    pt_scene_free(&shallow);
+    pt_scene_free(&unlit);
+}
+
+/* light-pool is nee with its candidates taken from the tile's pool: every candidate of every
+ * pixel of a tile, at every bounce of a frame, is one of the pool's 128 samples (drawn with the
+ * pool's keys), so a tile of 128 pixels meets at most 128 different samples in a frame where
+ * nee meets thousands; the next frame has a pool of its own. */
+static void light_pool_candidates_come_from_their_tile_pool(void **state)
+{
+    (void)state;
+    struct pt_scene scene = load("scenes/pt-many-lights.scene");
+    struct pt_world world = pt_scene_world(&scene, 1024, 1024);
+    const unsigned tile = 4321, frame = 1;
+    struct pt_light_sample pool[PT_LIGHT_POOL_SIZE];
+    for (int j = 0; j < PT_LIGHT_POOL_SIZE; ++j) {
+        unsigned key_pixel = 0x80000000u | tile, key_event = 1024u + (unsigned)j;
+        int l = pt_light_pick(key_pixel, frame, key_event, world.light_count);
+        pool[j] = pt_light_sample_draw(world.lights[l], l, key_pixel, frame, key_event,
+                                       world.light_count);
+    }
+    static struct pt_light_sample seen[PT_ESTIMATORS][PT_LIGHT_POOL_SIZE * 3 * PT_NEE_CANDIDATES];
+    int distinct[PT_ESTIMATORS] = {0}, other_frame_same = 0;
+    for (unsigned p = tile * PT_LIGHT_POOL_SIZE; p < (tile + 1) * PT_LIGHT_POOL_SIZE; ++p)
+        for (unsigned event = 1; event <= 3; ++event)
+            for (int c = 0; c < PT_NEE_CANDIDATES; ++c) {
+                int entry = pt_pool_entry(p, frame, event, c);
+                struct pt_light_sample pooled =
+                    pt_candidate(&world, PT_ESTIMATOR_LIGHT_POOL, p, frame, event, c);
+                assert_int_equal(memcmp(&pooled, &pool[entry], sizeof pooled), 0);
+                struct pt_light_sample next =
+                    pt_candidate(&world, PT_ESTIMATOR_LIGHT_POOL, p, frame + 1, event, c);
+                other_frame_same += memcmp(&next, &pooled, sizeof next) == 0;
+                for (int e = PT_ESTIMATOR_NEE; e < PT_ESTIMATORS; ++e) {
+                    struct pt_light_sample s =
+                        e == PT_ESTIMATOR_NEE ? pt_candidate(&world, e, p, frame, event, c)
+                                              : pooled;
+                    int k = 0;
+                    while (k < distinct[e] && memcmp(&seen[e][k], &s, sizeof s) != 0)
+                        ++k;
+                    if (k == distinct[e])
+                        seen[e][distinct[e]++] = s;
+                }
+            }
+    print_message("# one tile, one frame, 3 bounces: %d different candidates with nee, %d with "
+                  "light-pool\n",
+                  distinct[PT_ESTIMATOR_NEE], distinct[PT_ESTIMATOR_LIGHT_POOL]);
+    assert_true(distinct[PT_ESTIMATOR_LIGHT_POOL] <= PT_LIGHT_POOL_SIZE);
+    assert_true(distinct[PT_ESTIMATOR_LIGHT_POOL] > PT_LIGHT_POOL_SIZE * 3 / 4);
+    assert_true(distinct[PT_ESTIMATOR_NEE] > 3000);
+    assert_true(other_frame_same < 10);
+    pt_scene_free(&scene);
 }
 
 /* ---- The program --------------------------------------------------------------------------- */
@@ -488,6 +833,53 @@ static void program_writes_the_image_and_prints_the_rays(void **state)
     remove_temporary_folder(folder);
 }
 
+/* --estimator NAME: that estimator's golden image and ray count, named in the output line; the
+ * default is path; an unknown name is one line on stderr, status 2, no image. */
+static void program_takes_the_estimator(void **state)
+{
+    (void)state;
+    char *folder = make_temporary_folder();
+    char out[128];
+    for (int e = 0; e < PT_ESTIMATORS; ++e) {
+        const char *name = pt_estimator_name(quick[e].estimator);
+        snprintf(out, sizeof out, "%s/%s.png", folder, name);
+        struct command_result *r =
+            run_shell("%s/pt-reference --scene " QUICK_SCENE " --estimator %s --output %s",
+                      test_build_dir(), name, out);
+        if (r->exit_code)
+            print_message("# %s", r->err);
+        assert_int_equal(r->exit_code, 0);
+        assert_string_equal(r->err, "");
+        char expected[128];
+        snprintf(expected, sizeof expected, "8 samples, estimator %s, %llu rays ", name,
+                 quick[e].rays);
+        assert_non_null(strstr(r->out, expected));
+        struct image written, golden = golden_image_of(quick[e].golden);
+        char error[IMAGE_ERROR_BYTES];
+        assert_int_equal(image_read(out, &written, error, sizeof error), 0);
+        assert_int_equal(differing_pixels(&golden, &written), 0);
+        image_free(&written);
+        image_free(&golden);
+    }
+    struct command_result *r = run_shell("%s/pt-reference --scene " QUICK_SCENE " --size 8x8 "
+                                         "--output %s/default.png",
+                                         test_build_dir(), folder);
+    assert_int_equal(r->exit_code, 0);
+    assert_non_null(strstr(r->out, ", estimator path, "));
+    r = run_shell("%s/pt-reference --scene " QUICK_SCENE " --estimator bogus --output %s/bogus.png",
+                  test_build_dir(), folder);
+    assert_int_equal(r->exit_code, 2);
+    assert_string_equal(r->out, "");
+    assert_string_equal(r->err, "pt-reference: error: --estimator 'bogus': no such estimator; "
+                                "path, nee or light-pool (see --help)\n");
+    snprintf(out, sizeof out, "%s/bogus.png", folder);
+    assert_int_equal(access(out, F_OK), -1);
+    r = run_shell("%s/pt-reference --help", test_build_dir());
+    assert_int_equal(r->exit_code, 0);
+    assert_non_null(strstr(r->out, "--estimator E"));
+    remove_temporary_folder(folder);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -502,7 +894,14 @@ int main(void)
         cmocka_unit_test(glass_of_index_1_lets_rays_straight_through),
         cmocka_unit_test(diffuse_directions_are_unit_and_outward),
         cmocka_unit_test(paths_in_tiny_worlds),
+        cmocka_unit_test(scenes_list_their_lights),
+        cmocka_unit_test(light_samples_by_hand_and_drawn),
+        cmocka_unit_test(reservoir_by_hand),
+        cmocka_unit_test(estimators_agree_on_the_mean_brightness),
+        cmocka_unit_test(next_event_adds_only_shadow_rays),
+        cmocka_unit_test(light_pool_candidates_come_from_their_tile_pool),
         cmocka_unit_test(program_writes_the_image_and_prints_the_rays),
+        cmocka_unit_test(program_takes_the_estimator),
     };
     return cmocka_run_group_tests_name("path-tracing reference", tests, NULL, NULL);
 }

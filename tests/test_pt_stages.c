@@ -1,8 +1,11 @@
 /* Every stage of the path-tracing track (build/pNN-name and side stages build/pNNx-name; not the
  * kernel benchmarks build/<stage>-bench) on a GPU: the CPU reference's image of
- * scenes/pt-quick.scene (tests/golden/pt-quick.png) to the last pixel, the CPU reference's ray
- * count, and a report that tells where the samples are accumulated. Skipped, with the reason,
- * without a GPU (the --help checks run anyway). Run from the repository root. */
+ * scenes/pt-quick.scene with the stage's own estimator (the "estimator: NAME" line of its
+ * --help; tests/golden/pt-quick.png, pt-quick-nee.png, pt-quick-light-pool.png) to the last
+ * pixel, the CPU reference's ray count, the same for the many-lights stages on
+ * scenes/pt-many-lights.scene (a small size, expected images computed here), and a report that
+ * tells where the samples are accumulated. Skipped, with the reason, without a GPU (the --help
+ * checks run anyway). Run from the repository root. */
 #include "test_support.h"
 
 #include <glob.h>
@@ -13,16 +16,27 @@
 
 #define MAX_STAGES 64
 #define QUICK_SCENE "scenes/pt-quick.scene"
-#define GOLDEN "tests/golden/pt-quick.png"
-#define QUICK_RAYS 257567.0 /* build/pt-reference on pt-quick (tests/test_pt_reference.c) */
+#define MANY_LIGHTS_SCENE "scenes/pt-many-lights.scene"
 #define QUICK_SIDE 128
 #define QUICK_SAMPLES 8
+
+/* build/pt-reference --scene scenes/pt-quick.scene --estimator NAME: its image and ray count
+ * (tests/test_pt_reference.c checks both against the library). */
+static const struct {
+    const char *golden;
+    double rays;
+} quick[PT_ESTIMATORS] = {
+    [PT_ESTIMATOR_PATH] = {"tests/golden/pt-quick.png", 257567.0},
+    [PT_ESTIMATOR_NEE] = {"tests/golden/pt-quick-nee.png", 341833.0},
+    [PT_ESTIMATOR_LIGHT_POOL] = {"tests/golden/pt-quick-light-pool.png", 341647.0},
+};
 /* From this stage on the samples are added up on the device: no host_accumulate (nor
  * frame_copy) part in the kernel phase, and only the sums come back, once (width*height*3
  * 64-bit integers). Before it, every frame is copied back and added on the host. */
 #define FIRST_DEVICE_ACCUMULATION_STAGE 6
 
 static char stage_paths[MAX_STAGES][256];
+static int stage_estimators[MAX_STAGES]; /* enum pt_estimator; -1: its --help names none */
 static int stage_count;
 static char folder[64];
 
@@ -56,6 +70,14 @@ static int setup(void **state)
         }
     }
     qsort(stage_paths, (size_t)stage_count, sizeof stage_paths[0], by_name);
+    for (int k = 0; k < stage_count; ++k) {
+        struct command_result *r = run_shell("%s --help", stage_paths[k]);
+        const char *line = strstr(r->out, "\nestimator: ");
+        char name[32] = "";
+        if (line)
+            sscanf(line + strlen("\nestimator: "), "%31s", name);
+        stage_estimators[k] = pt_estimator_from_name(name);
+    }
     snprintf(folder, sizeof folder, "%s", make_temporary_folder());
     if (stage_count == 0)
         fprintf(stderr, "no path-tracing stage in %s/ (make stages)\n", test_build_dir());
@@ -99,21 +121,50 @@ static int has_metric(const char *csv, const char *name)
     return strstr(csv, key) != NULL;
 }
 
-/* Runs stage k with the extra words and --csv, writing its image to folder/NAME-tag.png; the
- * report is in the returned result's out. */
-static struct command_result *run_stage(int k, const char *extra, const char *tag,
-                                        struct image *image)
+/* Runs stage k on scene with the extra words and --csv, writing its image to
+ * folder/NAME-tag.png; the report is in the returned result's out. */
+static struct command_result *run_stage_on(int k, const char *scene, const char *extra,
+                                           const char *tag, struct image *image)
 {
     char out[256];
     snprintf(out, sizeof out, "%s/%s-%s.png", folder, stage_name(k), tag);
     struct command_result *r =
-        run_shell("%s --scene " QUICK_SCENE " --csv --output %s %s", stage_paths[k], out, extra);
+        run_shell("%s --scene %s --csv --output %s %s", stage_paths[k], scene, out, extra);
     if (r->exit_code != 0)
         fail_msg("%s %s: exit status %d: %.2000s", stage_name(k), extra, r->exit_code, r->err);
     char error[IMAGE_ERROR_BYTES];
     if (image_read(out, image, error, sizeof error))
         fail_msg("%s", error);
     return r;
+}
+
+static struct command_result *run_stage(int k, const char *extra, const char *tag,
+                                        struct image *image)
+{
+    return run_stage_on(k, QUICK_SCENE, extra, tag, image);
+}
+
+/* The CPU reference's image of scene at width x height and samples with estimator, and in
+ * *rays its ray count. */
+static struct image reference_image(const char *scene_path, int width, int height, int samples,
+                                    int estimator, double *rays)
+{
+    struct pt_scene scene;
+    char error[512];
+    int loaded = pt_scene_load(scene_path, &scene, error, sizeof error);
+    if (loaded)
+        fail_msg("%s", error);
+    struct pt_world world = pt_scene_world(&scene, width, height);
+    unsigned long long *sums = calloc((size_t)width * height * 3, sizeof *sums);
+    assert_non_null(sums);
+    *rays = (double)pt_reference_render(&world, estimator, samples, 0, sums);
+    struct image expected;
+    assert_int_equal(image_alloc(&expected, width, height), 0);
+    for (size_t c = 0; c < (size_t)width * height * 3; ++c)
+        expected.rgb[c] = pt_pixel_channel(sums[c], samples);
+    free(sums);
+    pt_scene_free(&scene);
+    return expected;
 }
 
 static long long differing_pixels(int k, const struct image *expected, const struct image *image)
@@ -129,31 +180,75 @@ static long long differing_pixels(int k, const struct image *expected, const str
 
 /* ---- Tests --------------------------------------------------------------------------------- */
 
+/* Each stage against the golden image and ray count of its estimator. */
 static void every_stage_renders_the_golden_image_with_the_reference_ray_count(void **state)
 {
     (void)state;
     SKIP_WITHOUT_GPU();
-    struct image golden;
-    char error[IMAGE_ERROR_BYTES];
-    assert_int_equal(image_read(GOLDEN, &golden, error, sizeof error), 0);
     int failures = 0;
     for (int k = 0; k < stage_count; ++k) {
-        struct image image;
+        int e = stage_estimators[k];
+        assert_true(e >= 0 && e < PT_ESTIMATORS);
+        struct image golden, image;
+        char error[IMAGE_ERROR_BYTES];
+        assert_int_equal(image_read(quick[e].golden, &golden, error, sizeof error), 0);
         struct command_result *r = run_stage(k, "", "quick", &image);
         double rays = metric(r->out, "rays_traced");
         double samples = metric(r->out, "samples_per_pixel");
         long long differing = differing_pixels(k, &golden, &image);
-        print_message("# %s: %lld pixels differ, %.0f rays, %.0f samples per pixel\n",
-                      stage_name(k), differing, rays, samples);
-        if (differing != 0 || rays != QUICK_RAYS || samples != QUICK_SAMPLES ||
+        print_message("# %s (%s): %lld pixels differ, %.0f rays, %.0f samples per pixel\n",
+                      stage_name(k), pt_estimator_name(e), differing, rays, samples);
+        if (differing != 0 || rays != quick[e].rays || samples != QUICK_SAMPLES ||
             image.width != QUICK_SIDE || image.height != QUICK_SIDE) {
-            print_error("%s: expected 0 differing pixels, %.0f rays, %d samples per pixel\n",
-                        stage_name(k), QUICK_RAYS, QUICK_SAMPLES);
+            print_error("%s: expected 0 pixels differing from %s, %.0f rays, %d samples per "
+                        "pixel\n",
+                        stage_name(k), quick[e].golden, quick[e].rays, QUICK_SAMPLES);
             ++failures;
         }
         image_free(&image);
+        image_free(&golden);
     }
-    image_free(&golden);
+    assert_int_equal(failures, 0);
+}
+
+/* The stages of the many-lights lessons (an estimator other than path) on their own scene,
+ * 256 lamps, small: the CPU reference's image and ray count with their estimator. */
+static void many_lights_stages_match_the_reference_on_their_scene(void **state)
+{
+    (void)state;
+    SKIP_WITHOUT_GPU();
+    const int width = 64, height = 48, samples = 2;
+    struct image expected[PT_ESTIMATORS];
+    double rays[PT_ESTIMATORS];
+    int made[PT_ESTIMATORS] = {0}, failures = 0, checked = 0;
+    for (int k = 0; k < stage_count; ++k) {
+        int e = stage_estimators[k];
+        if (e == PT_ESTIMATOR_PATH)
+            continue;
+        assert_true(e >= 0 && e < PT_ESTIMATORS);
+        if (!made[e]) {
+            expected[e] = reference_image(MANY_LIGHTS_SCENE, width, height, samples, e, &rays[e]);
+            made[e] = 1;
+        }
+        struct image image;
+        struct command_result *r =
+            run_stage_on(k, MANY_LIGHTS_SCENE, "--size 64x48 --samples 2", "many-lights", &image);
+        double traced = metric(r->out, "rays_traced");
+        long long differing = differing_pixels(k, &expected[e], &image);
+        print_message("# %s (%s) on %s 64x48, 2 samples: %lld pixels differ, %.0f rays (CPU "
+                      "%.0f)\n",
+                      stage_name(k), pt_estimator_name(e), MANY_LIGHTS_SCENE, differing, traced,
+                      rays[e]);
+        if (differing != 0 || traced != rays[e] || strstr(r->out, ",64,48,275,") == NULL)
+            ++failures;
+        image_free(&image);
+        ++checked;
+    }
+    for (int e = 0; e < PT_ESTIMATORS; ++e)
+        if (made[e])
+            image_free(&expected[e]);
+    if (checked == 0)
+        print_message("# no stage with an estimator other than path\n");
     assert_int_equal(failures, 0);
 }
 
@@ -197,41 +292,69 @@ static void reports_tell_where_samples_are_accumulated(void **state)
 }
 
 /* --samples and --size override the scene's: the report says 3 samples per pixel, and the image
- * and the ray count are the CPU reference's at that size and count. */
+ * and the ray count are the CPU reference's at that size and count, with the stage's
+ * estimator. */
 static void samples_and_size_override_the_scene(void **state)
 {
     (void)state;
     SKIP_WITHOUT_GPU();
     const int width = 40, height = 24, samples = 3;
-    struct pt_scene scene;
-    char error[512];
-    assert_int_equal(pt_scene_load(QUICK_SCENE, &scene, error, sizeof error), 0);
-    struct pt_world world = pt_scene_world(&scene, width, height);
-    unsigned long long *sums = calloc((size_t)width * height * 3, sizeof *sums);
-    assert_non_null(sums);
-    double rays = (double)pt_reference_render(&world, samples, 0, sums);
-    struct image expected;
-    assert_int_equal(image_alloc(&expected, width, height), 0);
-    for (size_t c = 0; c < (size_t)width * height * 3; ++c)
-        expected.rgb[c] = pt_pixel_channel(sums[c], samples);
-    free(sums);
-    pt_scene_free(&scene);
+    struct image expected[PT_ESTIMATORS];
+    double rays[PT_ESTIMATORS];
+    for (int e = 0; e < PT_ESTIMATORS; ++e)
+        expected[e] = reference_image(QUICK_SCENE, width, height, samples, e, &rays[e]);
     int failures = 0;
     for (int k = 0; k < stage_count; ++k) {
+        int e = stage_estimators[k];
+        assert_true(e >= 0 && e < PT_ESTIMATORS);
         struct image image;
         struct command_result *r = run_stage(k, "--samples 3 --size 40x24", "small", &image);
         double reported = metric(r->out, "samples_per_pixel");
         double traced = metric(r->out, "rays_traced");
-        long long differing = differing_pixels(k, &expected, &image);
+        long long differing = differing_pixels(k, &expected[e], &image);
         print_message("# %s --samples 3 --size 40x24: %.0f samples per pixel, %.0f rays (CPU %.0f), "
                       "%lld pixels differ\n",
-                      stage_name(k), reported, traced, rays, differing);
-        if (reported != samples || traced != rays || differing != 0 ||
+                      stage_name(k), reported, traced, rays[e], differing);
+        if (reported != samples || traced != rays[e] || differing != 0 ||
             strstr(r->out, ",40,24,") == NULL)
             ++failures;
         image_free(&image);
     }
-    image_free(&expected);
+    for (int e = 0; e < PT_ESTIMATORS; ++e)
+        image_free(&expected[e]);
+    assert_int_equal(failures, 0);
+}
+
+/* A stage that renders in tiles (--tiles N in its --help: p08a) renders the same image with any
+ * tile count, also with tiles that do not divide the image (128 pixels in 3, 7 or 37 tiles). */
+static void tiled_stages_render_the_same_image_with_any_tile_count(void **state)
+{
+    (void)state;
+    SKIP_WITHOUT_GPU();
+    const char *counts[] = {"--tiles 3", "--tiles 7", "--tiles 37", "--tiles 128"};
+    int failures = 0, tiled = 0;
+    for (int k = 0; k < stage_count; ++k) {
+        struct command_result *help = run_shell("%s --help", stage_paths[k]);
+        if (!strstr(help->out, "--tiles N"))
+            continue;
+        ++tiled;
+        int e = stage_estimators[k];
+        struct image golden;
+        char error[IMAGE_ERROR_BYTES];
+        assert_int_equal(image_read(quick[e].golden, &golden, error, sizeof error), 0);
+        for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
+            struct image image;
+            struct command_result *r = run_stage(k, counts[c], "tiles", &image);
+            double rays = metric(r->out, "rays_traced");
+            long long differing = differing_pixels(k, &golden, &image);
+            print_message("# %s %s: %lld pixels differ, %.0f rays\n", stage_name(k), counts[c],
+                          differing, rays);
+            failures += differing != 0 || rays != quick[e].rays;
+            image_free(&image);
+        }
+        image_free(&golden);
+    }
+    print_message("# %d stage(s) render in tiles\n", tiled);
     assert_int_equal(failures, 0);
 }
 
@@ -256,6 +379,8 @@ static void every_stage_lists_samples_and_record(void **state)
         assert_non_null(strstr(r->out, "--samples N"));
         assert_non_null(strstr(r->out, "(default scenes/pt-benchmark.scene"));
         assert_non_null(strstr(r->out, "\nestimator: "));
+        if (stage_estimators[k] < 0)
+            fail_msg("%s --help names no known estimator:\n%s", stage_name(k), r->out);
         if (has_bench(k)) {
             assert_non_null(strstr(r->out, "--record DIR"));
             assert_non_null(strstr(r->out, "--record-segment K"));
@@ -282,8 +407,10 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_stage_renders_the_golden_image_with_the_reference_ray_count),
+        cmocka_unit_test(many_lights_stages_match_the_reference_on_their_scene),
         cmocka_unit_test(reports_tell_where_samples_are_accumulated),
         cmocka_unit_test(samples_and_size_override_the_scene),
+        cmocka_unit_test(tiled_stages_render_the_same_image_with_any_tile_count),
         cmocka_unit_test(every_stage_lists_samples_and_record),
     };
     return cmocka_run_group_tests_name("path-tracing stages on the GPU", tests, setup, teardown);

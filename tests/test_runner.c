@@ -527,9 +527,10 @@ static void test_side_stage_tables(void **state) {
 }
 
 /* A stand-in for Nsight Compute's ncu: runs the program, then prints ncu's CSV layout (quoted
- * fields, ==PROF== lines, two launches of render_kernel, a value with a thousands separator, and
- * a launch of another kernel, which must not count). Achieved occupancy is 10 x (length of the
- * option's value) + 0.5 and + 1.5 for the two render_kernel launches, 99.5 for the other. */
+ * fields, ==PROF== lines, two launches of the kernel named by --kernel-name, a value with a
+ * thousands separator, and a launch of another kernel, which must not count). Achieved occupancy
+ * is 10 x (length of the option's value) + 0.5 and + 1.5 for the two launches of the named
+ * kernel, 99.5 for the other. */
 static void write_fake_ncu(const fixture *f) {
     FILE *out = NULL;
     char path[128];
@@ -537,16 +538,17 @@ static void write_fake_ncu(const fixture *f) {
     out = fopen(path, "w");
     assert_non_null(out);
     fputs("#!/usr/bin/env bash\n"
-          "while [[ $# -gt 0 && \"$1\" != --csv ]]; do shift; done; shift\n"
+          "kernel=render_kernel\n"
+          "while [[ $# -gt 0 && \"$1\" != --csv ]]; do [[ \"$1\" != --kernel-name ]] || kernel=\"$2\"; shift; done; shift\n"
           "\"$@\"\n"
           "value=\"${@: -1}\"\n"
           "echo '==PROF== Connected to process 1'\n"
           "echo '\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\",\"Stream\",\"Section Name\","
           "\"Metric Name\",\"Metric Unit\",\"Metric Value\"'\n"
           "for id in 0 1; do\n"
-          "  echo \"\\\"$id\\\",\\\"1\\\",\\\"stage\\\",\\\"host\\\",\\\"render_kernel(a, b)\\\",\\\"1\\\",\\\"7\\\",\\\"Command line profiler "
+          "  echo \"\\\"$id\\\",\\\"1\\\",\\\"stage\\\",\\\"host\\\",\\\"$kernel(a, b)\\\",\\\"1\\\",\\\"7\\\",\\\"Command line profiler "
           "metrics\\\",\\\"launch__registers_per_thread\\\",\\\"register/thread\\\",\\\"1,024\\\"\"\n"
-          "  echo \"\\\"$id\\\",\\\"1\\\",\\\"stage\\\",\\\"host\\\",\\\"render_kernel(a, b)\\\",\\\"1\\\",\\\"7\\\",\\\"Command line profiler "
+          "  echo \"\\\"$id\\\",\\\"1\\\",\\\"stage\\\",\\\"host\\\",\\\"$kernel(a, b)\\\",\\\"1\\\",\\\"7\\\",\\\"Command line profiler "
           "metrics\\\",\\\"sm__warps_active.avg.pct_of_peak_sustained_active\\\",\\\"%\\\",\\\"${#value}$id.5\\\"\"\n"
           "done\n"
           "echo \"\\\"2\\\",\\\"1\\\",\\\"stage\\\",\\\"host\\\",\\\"count_rays_kernel(w)\\\",\\\"1\\\",\\\"7\\\",\\\"Command line profiler "
@@ -584,6 +586,8 @@ static void test_sweep(void **state) {
     /* ncu: the mean of the two render_kernel launches, per value (not of the other kernel's). */
     assert_int_equal(sh("grep -qx '0,0,02-static,.*,achieved_occupancy,31.00,percent,ok,8x8' '%s/%s' && "
                         "grep -qx '0,0,02-static,.*,achieved_occupancy,41.00,percent,ok,32x8' '%s/%s'", d, csv, d, csv), 0);
+    /* The main track's kernel is render_kernel (the fake ncu names the kernel it was asked for). */
+    assert_int_equal(sh("grep -q '\"render_kernel(a, b)\"' '%s/root/results/fake-gpu/sweeps/02-static--block.ncu-8x8.txt'", d), 0);
     assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root'", d), 0);
     assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' --check", d), 0);
     /* kernel_events = kernel + W + 0.5: 8x8 gives 108.5 208.5 608.5 (std of 100 200 600 = sqrt(70000));
@@ -606,6 +610,58 @@ static void test_sweep(void **state) {
     }
 }
 
+/* A path-tracing stage: timed on scenes/pt-benchmark.scene with its campaign.args first (the
+ * sweep's value comes last, so it wins), profiled on one frame of scenes/pt-quick.scene with the
+ * one kernel its render.cu defines, and its README's table shows the render loop and the rays
+ * per second. */
+static void test_sweep_pt_stage(void **state) {
+    REQUIRE_TOOLS();
+    fixture *f = *state;
+    const char *d = f->dir;
+    write_fake_ncu(f);
+    add_fake_pt_stages(f, "p08a-tiles");
+    make_readme_root(f, "p08a-tiles");
+    assert_int_equal(sh("printf '# p08a\\n<!-- sweep:tiles:begin -->\\n<!-- sweep:tiles:end -->\\ntail\\n' "
+                        ">>'%s/root/stages/p08a-tiles/README.md' && "
+                        "echo '--tiles 4' >'%s/root/stages/p08a-tiles/campaign.args' && "
+                        "printf '__global__ void __launch_bounds__(128, 16)\\n    path_kernel(int *x)\\n{\\n}\\n' "
+                        ">'%s/root/stages/p08a-tiles/render.cu'", d, d, d), 0);
+    char env[PATH_MAX];
+    snprintf(env, sizeof env, "FAKE_PT_KERNEL_SERIES='1000 2000 6000' RUN_NCU='%s/fake-ncu' "
+             "RUN_STAGES_DIR='%s/root/stages' FAKE_ARGS_LOG='%s/args'", d, d, d);
+    int status = SWEEP(f, env, "--stage p08a-tiles --option --tiles --values 1,16 --runs 3 --ncu");
+    if (status != 0)
+        sh("sed 's/^/# sweep: /' '%s/err'", d);
+    assert_int_equal(status, 0);
+    assert_int_equal(sh_num("grep -c '^p08a-tiles --scene scenes/pt-benchmark.scene --csv --tiles 4 --tiles 1$' '%s/args'", d), 3);
+    assert_int_equal(sh_num("grep -c '^p08a-tiles --scene scenes/pt-benchmark.scene --csv --tiles 4 --tiles 16$' '%s/args'", d), 3);
+    assert_int_equal(sh("grep -qx 'p08a-tiles --scene scenes/pt-quick.scene --samples 1 --tiles 16' '%s/args'", d), 0);
+    const char *csv = "root/results/fake-gpu/sweeps/p08a-tiles--tiles.csv";
+    assert_int_equal(sh("grep -q '\"path_kernel(a, b)\"' '%s/root/results/fake-gpu/sweeps/p08a-tiles--tiles.ncu-16.txt'", d), 0);
+    assert_int_equal(sh("grep -qx '0,0,p08a-tiles,.*,achieved_occupancy,11.00,percent,ok,1' '%s/%s' && "
+                        "grep -qx '0,0,p08a-tiles,.*,achieved_occupancy,21.00,percent,ok,16' '%s/%s'", d, csv, d, csv), 0);
+    assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root'", d), 0);
+    assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' --check", d), 0);
+    /* kernel_events = kernel + tiles - 100: 901 1901 5901 for --tiles 1 (std of 1000 2000 6000 =
+     * sqrt(7e6)); rays/s = 1e12 / kernel_events, median 1e12 / 1901; total = 120 + kernel + tiles. */
+    const char *readme = "root/stages/p08a-tiles/README.md";
+    assert_true(LINE_OF(f, readme, "| value | registers | theoretical occupancy | achieved occupancy (ncu) | "
+                        "render loop median [µs] | render loop mean [µs] | render loop std [µs] | render loop min [µs] | "
+                        "render loop max [µs] | rays/s median [M] | total median [µs] | n |") > 0);
+    long row_1 = LINE_OF(f, readme, "| 1 | 64 | 50% | 11.0% | 1901.0 | 2901.0 | 2645.8 | 901.0 | 5901.0 | 526.04 | 2121 | 3 |");
+    long row_16 = LINE_OF(f, readme, "| 16 | 64 | 50% | 21.0% | 1916.0 | 2916.0 | 2645.8 | 916.0 | 5916.0 | 521.92 | 2136 | 3 |");
+    assert_true(row_1 > 0 && row_16 == row_1 + 1);
+    assert_int_equal(sh("grep -q 'render loop (every launch of every frame) timed by CUDA events' '%s/%s'", d, readme), 0);
+    /* A render.cu with two kernels: --ncu needs --kernel to know which; then it uses that one. */
+    assert_int_equal(sh("printf '__global__ void a_kernel(int *x)\\n{\\n}\\n__global__ void b_kernel(int *x)\\n{\\n}\\n' "
+                        ">'%s/root/stages/p08a-tiles/render.cu'", d), 0);
+    status = SWEEP(f, env, "--stage p08a-tiles --option --tiles --values 2 --runs 1 --ncu");
+    assert_int_equal(status, 2);
+    assert_int_equal(sh("test $(wc -l <'%s/err') -eq 1 && grep -q '^sweep: error: --ncu: .* defines 2 kernels (a_kernel b_kernel); name the one to profile with --kernel' '%s/err'", d, d), 0);
+    assert_int_equal(SWEEP(f, env, "--stage p08a-tiles --option --tiles --values 2 --runs 1 --ncu --kernel b_kernel"), 0);
+    assert_int_equal(sh("grep -q '\"b_kernel(a, b)\"' '%s/root/results/fake-gpu/sweeps/p08a-tiles--tiles.ncu-2.txt'", d), 0);
+}
+
 static void test_sweep_bad_arguments(void **state) {
     REQUIRE_TOOLS();
     fixture *f = *state;
@@ -620,6 +676,9 @@ static void test_sweep_bad_arguments(void **state) {
         "--stage 02-static --option --block --values 8x8 --gpu 5", /* the fake machine has GPU 0 only */
         "--stage 02-static --option --block --values 8x8 --scene no-such.scene",
         "--stage 09-missing --option --block --values 8x8",        /* not built */
+        "--stage p98-missing --option --tiles --values 2",         /* a path-tracing stage, not built */
+        "--stage px8-bad --option --tiles --values 2",             /* not a stage name */
+        "--stage 02-static --option --block --values 8x8 --kernel 'a b'", /* not a kernel name */
         "--stage 02-static --option --block --values 8x8 --bogus",
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
@@ -745,13 +804,14 @@ static void test_pt_stages_verified_against_pt_reference(void **state) {
     assert_int_equal(sh("grep -q '^p01-base: ok: differing pixels: 0' '%s/%s' && grep -q '^p02-nomalloc: ok' '%s/%s' && "
                         "grep -q '^01-base: ok' '%s/%s'", d, verify, d, verify, d, verify), 0);
     assert_int_equal(sh("grep -q 'scenes/quick.scene scenes/pt-quick.scene' '%s/%s'", d, verify), 0);
-    /* One reference image for the track, of scenes/pt-quick.scene. */
+    /* One reference image for the track, of scenes/pt-quick.scene: the fake stages name no
+     * estimator in --help, which is the path estimator. */
     assert_int_equal(sh_num("grep -c '^pt-reference ' '%s/args'", d), 1);
-    assert_int_equal(sh("grep -q '^pt-reference --scene scenes/pt-quick.scene --output ' '%s/args'", d), 0);
+    assert_int_equal(sh("grep -q '^pt-reference --scene scenes/pt-quick.scene --estimator path --output ' '%s/args'", d), 0);
     /* Each p stage rendered scenes/pt-quick.scene, compared with pt-reference's image at 0%%;
      * a main stage with the CPU reference's at 0.01%%. */
     assert_int_equal(sh("grep -q '^p02-nomalloc --scene scenes/pt-quick.scene --output ' '%s/args'", d), 0);
-    assert_int_equal(sh("grep -qE '^compare-images [^ ]*/pt-reference.png [^ ]*/p02-nomalloc.png --max-differing-percent 0$' '%s/args'", d), 0);
+    assert_int_equal(sh("grep -qE '^compare-images [^ ]*/pt-reference-path.png [^ ]*/p02-nomalloc.png --max-differing-percent 0$' '%s/args'", d), 0);
     assert_int_equal(sh("grep -qE '^compare-images [^ ]*/reference.png [^ ]*/01-base.png --max-differing-percent 0.01$' '%s/args'", d), 0);
     /* Timed on the default --pt-scene, three runs each, with its metrics. */
     assert_int_equal(sh_num("grep -c '^p01-base --scene scenes/pt-benchmark.scene --csv$' '%s/args'", d), 3);
@@ -778,7 +838,102 @@ static void test_pt_stages_verified_against_pt_reference(void **state) {
     /* Without a pt-reference the path-tracing stages cannot be verified: one line, status 2. */
     assert_int_equal(sh("rm -rf '%s/results' '%s/bin/pt-reference'", d, d), 0);
     assert_int_equal(RUN(f, "", "--runs 1 --stages p1"), 2);
-    assert_int_equal(sh("grep -q 'pt-reference failed' '%s/err'", d), 0);
+    assert_int_equal(sh("grep -q 'build/pt-reference --estimator path failed' '%s/err'", d), 0);
+}
+
+/* Writes an executable script into the test's bin folder. */
+static void write_script(const fixture *f, const char *name, const char *text) {
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/bin/%s", f->dir, name);
+    FILE *file = fopen(path, "w");
+    assert_non_null(file);
+    assert_true(fputs(text, file) >= 0);
+    assert_int_equal(fclose(file), 0);
+    assert_int_equal(sh("chmod +x '%s'", path), 0);
+}
+
+/* A fake build/pt-reference that knows the estimators: its image is 'FAKE PT IMAGE' with the
+ * path estimator (as tests/fixtures/fake-pt-reference.sh writes), 'FAKE PT IMAGE (NAME)' with
+ * --estimator NAME. */
+static void add_estimator_pt_reference(const fixture *f) {
+    write_script(f, "pt-reference",
+                 "#!/usr/bin/env bash\n"
+                 "[[ -z \"${FAKE_ARGS_LOG:-}\" ]] || echo \"pt-reference $*\" >>\"$FAKE_ARGS_LOG\"\n"
+                 "image='FAKE PT IMAGE' output=''\n"
+                 "while [[ $# -gt 0 ]]; do\n"
+                 "    case \"$1\" in\n"
+                 "        --estimator) [[ \"$2\" == path ]] || image=\"FAKE PT IMAGE ($2)\"; shift 2 ;;\n"
+                 "        --output) output=\"$2\"; shift 2 ;;\n"
+                 "        *) shift ;;\n"
+                 "    esac\n"
+                 "done\n"
+                 "echo \"$image\" >\"$output\"\n");
+}
+
+/* A fake path-tracing stage whose --help names ESTIMATOR (as a real stage does, "estimator:
+ * NAME") and whose image is the fake reference's for IMAGE_OF: tests/fixtures/fake-pt-stage.sh
+ * under the stage's name (in impl/, so that it reports that name) does the rest. */
+static void add_fake_estimator_stage(const fixture *f, const char *name, const char *estimator,
+                                     const char *image_of) {
+    char image[64], text[2048];
+    if (strcmp(image_of, "path") == 0)
+        snprintf(image, sizeof image, "FAKE PT IMAGE");
+    else
+        snprintf(image, sizeof image, "FAKE PT IMAGE (%s)", image_of);
+    assert_int_equal(sh("mkdir -p '%s/impl' && cp tests/fixtures/fake-pt-stage.sh '%s/impl/%s'",
+                        f->dir, f->dir, name), 0);
+    snprintf(text, sizeof text,
+             "#!/usr/bin/env bash\n"
+             "if [[ \"${1:-}\" == --help ]]; then echo '%s: a stand-in'; echo 'estimator: %s'; exit 0; fi\n"
+             "'%s/impl/%s' \"$@\" || exit\n"
+             "while [[ $# -gt 1 ]]; do\n"
+             "    [[ \"$1\" != --output ]] || echo '%s' >\"$2\"\n"
+             "    shift\n"
+             "done\n",
+             name, estimator, f->dir, name, image);
+    write_script(f, name, text);
+}
+
+/* A stage of another estimator (stages p08b-p08d, common/pathtrace/SPEC.md section 6) is
+ * verified against build/pt-reference --estimator NAME, the one its --help names: one reference
+ * image per estimator, made once; a nee stage that renders the path estimator's picture fails. */
+static void test_pt_stage_verified_against_its_estimator(void **state) {
+    REQUIRE_TOOLS();
+    fixture *f = *state;
+    const char *d = f->dir;
+    add_fake_pt_stages(f, "p01-base");
+    add_estimator_pt_reference(f);
+    add_fake_estimator_stage(f, "p08b-next-event", "nee", "nee");
+    add_fake_estimator_stage(f, "p08c-light-pool", "light-pool", "light-pool");
+    add_fake_estimator_stage(f, "p08d-compact-light-samples", "light-pool", "light-pool");
+    char env[PATH_MAX];
+    snprintf(env, sizeof env, "FAKE_ARGS_LOG='%s/args'", d);
+    RUN_OK(f, env, "--runs 1 --stages p1,p8b,p8c,p8d");
+    const char *verify = "results/fake-gpu/verify.txt";
+    assert_int_equal(sh("grep -q '^p08b-next-event: ok: differing pixels: 0.* (estimator nee)$' '%s/%s' && "
+                        "grep -q '^p08c-light-pool: ok: .* (estimator light-pool)$' '%s/%s' && "
+                        "grep -q '^p08d-compact-light-samples: ok: .* (estimator light-pool)$' '%s/%s' && "
+                        "grep -q '^p01-base: ok: .* (estimator path)$' '%s/%s'",
+                        d, verify, d, verify, d, verify, d, verify), 0);
+    /* One reference per estimator, each made once. */
+    assert_int_equal(sh_num("grep -c '^pt-reference ' '%s/args'", d), 3);
+    const char *estimators[] = {"path", "nee", "light-pool"};
+    for (size_t k = 0; k < 3; k++)
+        assert_int_equal(sh("grep -q '^pt-reference --scene scenes/pt-quick.scene --estimator %s --output [^ ]*/pt-reference-%s.png$' '%s/args'",
+                            estimators[k], estimators[k], d), 0);
+    assert_int_equal(sh("grep -qE '^compare-images [^ ]*/pt-reference-nee.png [^ ]*/p08b-next-event.png --max-differing-percent 0$' '%s/args' && "
+                        "grep -qE '^compare-images [^ ]*/pt-reference-light-pool.png [^ ]*/p08d-compact-light-samples.png --max-differing-percent 0$' '%s/args' && "
+                        "grep -qE '^compare-images [^ ]*/pt-reference-path.png [^ ]*/p01-base.png --max-differing-percent 0$' '%s/args'",
+                        d, d, d), 0);
+    /* Timed like any stage, with its metrics. */
+    assert_int_equal(sh_num("awk -F, '$3 == \"p08b-next-event\" && $12 == \"rays_per_second\" && $15 == \"ok\"' " RUNS " | wc -l", d), 1);
+    /* A nee stage with the path estimator's picture is wrong: not timed. */
+    assert_int_equal(sh("rm -rf '%s/results'", d), 0);
+    add_fake_estimator_stage(f, "p08b-next-event", "nee", "path");
+    assert_int_equal(RUN(f, "", "--runs 1 --stages p1,p8b"), 1);
+    assert_int_equal(sh("grep -q 'p08b-next-event FAILED verification' '%s/err' && grep -q '^p08b-next-event: FAILED' '%s/%s' && "
+                        "grep -q '^p01-base: ok' '%s/%s'", d, d, verify, d, verify), 0);
+    assert_int_equal(sh_num("awk -F, '$3 == \"p08b-next-event\"' " RUNS " | wc -l", d), 0);
 }
 
 /* tools/summarize.py on a campaign with path-tracing rows (tests/fixtures/pt-runs.csv: 01-base
@@ -898,6 +1053,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_campaign_args, setup, teardown),
         cmocka_unit_test_setup_teardown(test_side_stage_tables, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sweep, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sweep_pt_stage, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sweep_bad_arguments, setup, teardown),
         cmocka_unit_test_setup_teardown(test_plots_every_stage, setup, teardown),
         cmocka_unit_test_setup_teardown(test_image_and_sanitizer_tools_include_side_stages, setup, teardown),
@@ -905,6 +1061,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_pt_stage_selection, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bench_executables_never_timed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pt_stages_verified_against_pt_reference, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pt_stage_verified_against_its_estimator, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pt_summary_tables, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,7 +2,9 @@
 # Renders one scene with the CPU reference and with every stage, and prints for each stage how
 # many pixels differ from the CPU reference and from stage 01 (the goal is 0 and 0). Side stages
 # (build/NNx-name) are compared too. The path-tracing stages (build/pNN-name, build/pNNx-name)
-# render PT_SCENE and are compared with build/pt-reference's image and with the first of them.
+# render PT_SCENE and are compared with build/pt-reference's image made with the estimator the
+# stage's --help names ("estimator: NAME", path when none; common/pathtrace/SPEC.md section 6)
+# and with the first stage of that estimator.
 # usage: tools/compare-stages.sh [SCENE] [BUILD_DIR] [PT_SCENE]
 #        (default scenes/benchmark.scene, build, scenes/pt-benchmark.scene)
 set -euo pipefail
@@ -39,9 +41,23 @@ if [[ ${#main[@]} -gt 0 ]]; then
     compare "$work/reference.ppm" "$scene" "${main[@]}"
 fi
 if [[ ${#pt[@]} -gt 0 ]]; then
-    "$build/pt-reference" --scene "$pt_scene" --output "$work/pt-reference.ppm" >/dev/null
-    [[ ${#main[@]} -eq 0 ]] || echo
-    printf '%-28s %-70s %s\n' stage "against build/pt-reference ($pt_scene)" "against the first p stage"
-    compare "$work/pt-reference.ppm" "$pt_scene" "${pt[@]}"
+    # The p stages by estimator, in the order the estimators first appear.
+    declare -A of_estimator=()
+    estimators=()
+    for stage in "${pt[@]}"; do
+        estimator=$("$stage" --help 2>/dev/null | sed -n 's/^estimator: //p' | head -n1) || estimator=''
+        [[ "$estimator" =~ ^[a-z][a-z-]*$ ]] || estimator=path
+        [[ -n "${of_estimator[$estimator]:-}" ]] || estimators+=("$estimator")
+        of_estimator[$estimator]+="$stage"$'\n'
+    done
+    for estimator in "${estimators[@]}"; do
+        mapfile -t group <<<"${of_estimator[$estimator]%$'\n'}"
+        "$build/pt-reference" --scene "$pt_scene" --estimator "$estimator" \
+            --output "$work/pt-reference-$estimator.ppm" >/dev/null
+        [[ ${#main[@]} -eq 0 && "$estimator" == "${estimators[0]}" ]] || echo
+        printf '%-28s %-70s %s\n' stage "against build/pt-reference --estimator $estimator ($pt_scene)" \
+            "against the first p stage of $estimator"
+        compare "$work/pt-reference-$estimator.ppm" "$pt_scene" "${group[@]}"
+    done
 fi
 exit "$status"

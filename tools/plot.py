@@ -147,10 +147,16 @@ def plot_pathtrace(plt, summary, gpu, path):
                   edgecolor="black", linewidth=0.5)
     for bar, i in zip(bars, keep):
         bar.set_hatch(SIDE_HATCH if sm.is_pt_side_stage(stages[i]) else "")
+        # A stage timed on a scene of its own (campaign.args): another colour, and its label says so.
+        if sm.campaign_scene(stages[i]):
+            bar.set_color("tab:purple")
+            bar.set_edgecolor("black")
     errorbar_where_known(ax, xs, med, err, fmt="none", ecolor="black", capsize=4)
     ax.set_yscale("log")
     ax.grid(True, which="both", axis="y", alpha=0.3)
-    ax.set_xticks(xs, stages, rotation=30, ha="right")
+    labels = [s + (f"\n({os.path.basename(sm.campaign_scene(s)).replace('.scene', '')})"
+                   if sm.campaign_scene(s) else "") for s in stages]
+    ax.set_xticks(xs, labels, rotation=30, ha="right")
     ax.set_ylabel("million rays per second (median, min–max, log)")
     n = max((summary[s]["rays_per_second"][1]["n"] for s in stages if "rays_per_second" in summary[s]), default=0)
     hatched = "side stages hatched; " if any(sm.is_pt_side_stage(s) for s in stages) else ""

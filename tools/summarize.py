@@ -4,7 +4,8 @@
 Importable (python3 standard library only):  stats(values), load_runs(path), summarize(rows),
 summary_csv(summary), summary_md(summary, rows), write_summary(folder, check=False), and the
 stage model: stage_key, is_side_stage, main_stages, side_stages, is_pt_stage, pt_stages,
-pt_main_stages, ordered_stages, parent_of, previous_main, baseline_of, extra_us_metrics.
+pt_main_stages, ordered_stages, parent_of, previous_main, baseline_of, campaign_scene,
+comparable_baseline, extra_us_metrics.
 Usage: python3 tools/summarize.py RESULTS/GPU-SLUG [--check]
 
 Stages: NN-name is main stage NN (the course's chain); NNx-name (a lowercase letter after the
@@ -153,6 +154,28 @@ def baseline_of(stage, stages, stages_dir=None):
     if _branches(stage):
         return parent_of(stage, stages, stages_dir)
     return previous_main(stage, stages)
+
+
+def campaign_scene(stage, stages_dir=None):
+    """The scene a campaign times STAGE on when its stages/<stage>/campaign.args names one
+    (--scene FILE, the last one given), else None: the track's scene."""
+    stages_dir = stages_dir or STAGES_DIR
+    try:
+        with open(os.path.join(stages_dir, stage, "campaign.args"), encoding="utf-8") as f:
+            words = f.read().split()
+    except OSError:
+        return None
+    scenes = [words[i + 1] for i, w in enumerate(words[:-1]) if w == "--scene"]
+    return scenes[-1] if scenes else None
+
+
+def comparable_baseline(stage, stages, stages_dir=None):
+    """baseline_of(STAGE) when both are timed on the same scene, else None: a stage timed on a
+    scene of its own (the many-lights stages) has no time to be compared with its parent's."""
+    base = baseline_of(stage, stages, stages_dir)
+    if base and campaign_scene(stage, stages_dir) != campaign_scene(base, stages_dir):
+        return None
+    return base
 
 
 def extra_us_metrics(summary, stage, rows=()):
@@ -336,11 +359,14 @@ def pt_throughput_table(summary, stages_dir=None):
     rows = []
     for s in stages:
         base = baseline_of(s, summary, stages_dir)
+        scene = campaign_scene(s, stages_dir)
+        comparable = comparable_baseline(s, summary, stages_dir)
         rays = median(summary, s, "rays_per_second")
-        row = [s, base or "–", mega(rays), mega(median(summary, s, "samples_per_second"))]
+        row = [s, (base or "–") + (f" (timed on {os.path.basename(scene)})" if scene else ""),
+               mega(rays), mega(median(summary, s, "samples_per_second"))]
         row += [us(median(summary, s, p)) for p in parts]
-        row += [ratio(rays, median(summary, first, "rays_per_second")) if first else "–",
-                ratio(rays, median(summary, base, "rays_per_second")) if base else "–"]
+        row += [ratio(rays, median(summary, first, "rays_per_second")) if first and not scene else "–",
+                ratio(rays, median(summary, comparable, "rays_per_second")) if comparable else "–"]
         rows.append(row)
     return table(header, rows)
 

@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
-# Times one stage over the values of one of its options, e.g. the block size of stage 03:
+# Times one stage over the values of one of its options, e.g. the block size of stage 03 or the
+# tiles of the path-tracing side stage p08a:
 #
 #   tools/sweep.sh --stage 03-block-size --option --block --values 8x8,16x16,32x8,32x32,64x4
+#   tools/sweep.sh --stage p08a-image-tiles --option --tiles --values 1,2,4,8,16,32,64
 #
 # The values are interleaved (run 1 of every value, then run 2, ...) so that drift of the machine
 # spreads over all of them, one process per run, one run at a time on one GPU; each run is
 # tools/run-one.sh, as in a campaign (the stage's campaign.args included, so the numbers compare
 # with the campaign's). The rows go to OUT/<gpu-slug>/sweeps/<stage>--<option>.csv (runs.csv's
-# columns and `variant`, the value), which is replaced. With --ncu, Nsight Compute profiles each
-# value once on scenes/quick.scene and its achieved occupancy becomes rows with metric
-# achieved_occupancy (percent, run 0). python3 tools/update_readmes.py then fills the blocks
+# columns and `variant`, the value), which is replaced. A path-tracing stage (pNN-name, pNNx-name)
+# is timed on scenes/pt-benchmark.scene, as in a campaign. With --ncu, Nsight Compute profiles
+# each value once on scenes/quick.scene (a path-tracing stage: one frame of
+# scenes/pt-quick.scene) and its achieved occupancy becomes rows with metric achieved_occupancy
+# (percent, run 0).
+# python3 tools/update_readmes.py then fills the blocks
 # <!-- sweep:OPTION:begin --> ... <!-- sweep:OPTION:end --> of the stage's README.
 set -euo pipefail
 
@@ -20,35 +25,40 @@ Times stage NAME with --OPT V for each value V, interleaved, one process per run
 writes OUT/<gpu-slug>/sweeps/NAME--OPT.csv (runs.csv's columns plus `variant`).
 options:
   --runs N        runs per value (default 20)
-  --scene FILE    timed scene (default scenes/benchmark.scene)
+  --scene FILE    timed scene (default scenes/benchmark.scene; a path-tracing stage, pNN-name:
+                  scenes/pt-benchmark.scene)
   --out DIR       results folder (default results)
   --ncu           also profile each value once with Nsight Compute (ncu on PATH, or $RUN_NCU) on
-                  scenes/quick.scene and record its achieved occupancy
+                  scenes/quick.scene (a path-tracing stage: scenes/pt-quick.scene, one frame)
+                  and record its achieved occupancy
+  --kernel NAME   the kernel --ncu measures (default render_kernel; a path-tracing stage: the
+                  one __global__ function its render.cu defines)
   --bin-dir DIR   where the stage executables are (default build; env RUN_BIN_DIR)
   --gpu INDEX     the GPU to use (default: the first nvidia-smi lists)
   --timeout SEC   per-run time limit (default 120)
   --help          this text
-environment: RUN_NVIDIA_SMI (nvidia-smi command), RUN_NCU (ncu command).
+environment: RUN_NVIDIA_SMI (nvidia-smi command), RUN_NCU (ncu command), RUN_STAGES_DIR (the
+stage folders, for campaign.args and --kernel's default; default stages/).
 USAGE
 }
 die() { echo "sweep: error: $*" >&2; exit 2; }
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"
-stage='' option='' values_spec='' runs=20 scene='scenes/benchmark.scene' out='results' ncu=0
+stage='' option='' values_spec='' runs=20 scene='' out='results' ncu=0 kernel=''
 bin_dir="${RUN_BIN_DIR:-build}" gpu='' timeout_s=120
 while [[ $# -gt 0 ]]; do
     opt="$1"
     case "$opt" in
         --help|-h) usage; exit 0 ;;
         --ncu) ncu=1; shift; continue ;;
-        --stage|--option|--values|--runs|--scene|--out|--bin-dir|--gpu|--timeout) ;;
+        --stage|--option|--values|--runs|--scene|--out|--bin-dir|--gpu|--timeout|--kernel) ;;
         *) die "unknown option '$opt' (see tools/sweep.sh --help)" ;;
     esac
     [[ $# -ge 2 && -n "$2" ]] || die "$opt needs a value"
     val="$2"; shift 2
     case "$opt" in
-        --stage) [[ "$val" =~ ^[0-9][0-9][a-z]?-[A-Za-z0-9._-]+$ ]] || die "--stage '$val' is not a stage name like 03-block-size"; stage="$val" ;;
+        --stage) [[ "$val" =~ ^p?[0-9][0-9][a-z]?-[A-Za-z0-9._-]+$ ]] || die "--stage '$val' is not a stage name like 03-block-size or p08a-image-tiles"; stage="$val" ;;
         --option) [[ "$val" =~ ^--[a-z][a-z0-9-]*$ ]] || die "--option '$val' is not an option like --block"; option="$val" ;;
         # Values become a CSV column and file names: no commas, spaces or quotes.
         --values) [[ "$val" =~ ^[A-Za-z0-9._:+-]+(,[A-Za-z0-9._:+-]+)*$ ]] || die "--values '$val' is not a comma-separated list of values like 8x8,16x16"; values_spec="$val" ;;
@@ -58,6 +68,7 @@ while [[ $# -gt 0 ]]; do
         --bin-dir) bin_dir="$val" ;;
         --gpu) [[ "$val" =~ ^[0-9]+$ ]] || die "--gpu needs a GPU index, got '$val'"; gpu="$val" ;;
         --timeout) [[ "$val" =~ ^[1-9][0-9]*$ ]] || die "--timeout needs a positive number, got '$val'"; timeout_s="$val" ;;
+        --kernel) [[ "$val" =~ ^[A-Za-z_][A-Za-z0-9_]*$ ]] || die "--kernel '$val' is not a kernel name like render_kernel"; kernel="$val" ;;
     esac
 done
 [[ -n "$stage" ]] || die "--stage is required (e.g. --stage 03-block-size)"
@@ -67,6 +78,32 @@ done
 [[ -x "$bin_dir/$stage" && -f "$bin_dir/$stage" ]] || die "$bin_dir/$stage: no such stage executable (run make first)"
 IFS=',' read -r -a values <<<"$values_spec"
 [[ "$(printf '%s\n' "${values[@]}" | sort -u | wc -l)" -eq "${#values[@]}" ]] || die "--values '$values_spec' repeats a value"
+
+# The path-tracing track (pNN-name) reads scenes of its own format and has no render_kernel:
+# its default kernel for --ncu is the one its render.cu defines (a __global__ function's name is
+# the identifier before the first "(" after __global__, past an optional __launch_bounds__(...)).
+# It is profiled on one frame (--samples 1): ncu profiles every launch of the kernel, and a
+# stage that launches per tile and frame (p08a) makes thousands.
+profile_args=()
+if [[ "$stage" == p[0-9]* ]]; then
+    [[ -n "$scene" ]] || scene='scenes/pt-benchmark.scene'
+    profile_scene='scenes/pt-quick.scene'
+    profile_args=(--samples 1)
+    if [[ "$ncu" -eq 1 && -z "$kernel" ]]; then
+        source_file="${RUN_STAGES_DIR:-$repo/stages}/$stage/render.cu"
+        [[ -r "$source_file" ]] || die "--ncu: cannot read $source_file to find the stage's kernel; name it with --kernel"
+        kernels="$(tr '\n' ' ' <"$source_file" \
+            | grep -oE '__global__ +void +(__launch_bounds__ *\([^)]*\) *)?[A-Za-z_][A-Za-z0-9_]* *\(' \
+            | sed -E 's/^.*[^A-Za-z0-9_]([A-Za-z_][A-Za-z0-9_]*) *\($/\1/' | sort -u || true)"
+        [[ -n "$kernels" && "$(wc -l <<<"$kernels")" -eq 1 ]] \
+            || die "--ncu: $source_file defines $(wc -w <<<"$kernels") kernels${kernels:+ ($(paste -sd' ' - <<<"$kernels"))}; name the one to profile with --kernel"
+        kernel="$kernels"
+    fi
+else
+    [[ -n "$scene" ]] || scene='scenes/benchmark.scene'
+    profile_scene='scenes/quick.scene'
+fi
+[[ -n "$kernel" ]] || kernel='render_kernel'
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
@@ -88,7 +125,7 @@ host="${RUN_HOSTNAME:-$(hostname)}"
 echo "sweep: $stage $option over ${#values[@]} values x $runs runs on GPU $gpu ($gpu_name) into $csv" >&2
 
 # --- timed runs, interleaved -------------------------------------------------------------
-export RUN_DIR="$dir" RUN_BIN_DIR="$bin_dir" RUN_SCENE="$scene" RUN_TIMEOUT="$timeout_s" \
+export RUN_DIR="$dir" RUN_BIN_DIR="$bin_dir" RUN_SCENE="$scene" RUN_PT_SCENE="$scene" RUN_TIMEOUT="$timeout_s" \
     RUN_GPU_LIST="$gpu" RUN_GPU_INFO="$tmp/gpus" RUN_HOST="$host" RUN_CSV="$csv" \
     RUN_TOTAL="$((runs * ${#values[@]}))" RUN_START="$(date +%s)" RUN_LOG_PREFIX=sweep
 rm -f "$dir/.progress"
@@ -105,12 +142,13 @@ rm -f "$dir/.progress" "$dir/.lock"
 # --- achieved occupancy (Nsight Compute) -------------------------------------------------
 # `ncu --csv` prints the program's own output, ==PROF== lines, then a CSV table whose header
 # names "Kernel Name", "Metric Name" and "Metric Value" (column order and extra columns vary by
-# version; values may carry thousands separators). Only the stage's render_kernel is profiled
-# (--kernel-name), and only its rows are read: the process also launches common/ray_count.cu's
-# kernel, whose occupancy would otherwise be averaged in. The mean over the launches is kept, and
+# version; values may carry thousands separators). Only the stage's kernel ($kernel: render_kernel,
+# or a path-tracing stage's own) is profiled (--kernel-name), and only its rows are read: the
+# process also launches the ray-counting kernel of common/ray_count.cu (common/pathtrace/pt_count.cu),
+# whose occupancy would otherwise be averaged in. The mean over the launches is kept, and
 # ncu's whole output is kept beside the CSV (<stage>--<option>.ncu-<value>.txt).
 ncu_mean_metric() {
-    python3 - "$1" "$2" <<'PY'
+    python3 - "$1" "$2" "$3" <<'PY'
 import csv, sys
 lines = open(sys.argv[1], encoding="utf-8", errors="replace").read().splitlines()
 start = next((i for i, l in enumerate(lines) if '"Metric Name"' in l and '"Metric Value"' in l), None)
@@ -120,7 +158,8 @@ values = []
 for row in csv.DictReader(lines[start:]):
     if (row.get("Metric Name") or "").strip() != sys.argv[2]:
         continue
-    if not (row.get("Kernel Name") or "render_kernel").strip().startswith("render_kernel"):
+    name = (row.get("Kernel Name") or sys.argv[3]).strip()
+    if name != sys.argv[3] and not name.startswith(sys.argv[3] + "("):
         continue
     try:
         values.append(float((row.get("Metric Value") or "").replace(",", "")))
@@ -140,10 +179,11 @@ if [[ "$ncu" -eq 1 ]]; then
         metrics='sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,sm__maximum_warps_per_active_cycle_pct'
         for value in "${values[@]}"; do
             log="$tmp/ncu-$value.txt"
-            if CUDA_VISIBLE_DEVICES="$gpu" timeout -k 5 "$((timeout_s * 10))" "$ncu_cmd" --kernel-name render_kernel \
+            if CUDA_VISIBLE_DEVICES="$gpu" timeout -k 5 "$((timeout_s * 10))" "$ncu_cmd" --kernel-name "$kernel" \
                     --metrics "$metrics" --csv \
-                    "$bin_dir/$stage" --scene scenes/quick.scene "$option" "$value" >"$log" 2>&1 \
-                && achieved="$(ncu_mean_metric "$log" sm__warps_active.avg.pct_of_peak_sustained_active)"; then
+                    "$bin_dir/$stage" --scene "$profile_scene" ${profile_args[@]+"${profile_args[@]}"} \
+                    "$option" "$value" >"$log" 2>&1 \
+                && achieved="$(ncu_mean_metric "$log" sm__warps_active.avg.pct_of_peak_sustained_active "$kernel")"; then
                 printf '0,0,%s,%s,%s,%s,,,,,,achieved_occupancy,%s,percent,ok,%s\n' \
                     "$stage" "$host" "$gpu_name" "$gpu_uuid" "$achieved" "$value" >>"$csv"
                 echo "sweep: ncu: $option $value: achieved occupancy $achieved%" >&2

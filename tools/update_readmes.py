@@ -142,7 +142,8 @@ def stage_block(stage, folders):
     for slug, gpu, runs, summary in folders:
         if stage not in summary:
             continue
-        prev = sm.baseline_of(stage, summary)
+        # Compared with the stage before it, unless that one is timed on another scene.
+        prev = sm.comparable_baseline(stage, summary)
         rows = []
         metrics = [(m, label) for m, label in sm.PHASES]
         if sm.is_pt_stage(stage):  # the track's kernel phase is its whole render loop
@@ -158,7 +159,11 @@ def stage_block(stage, folders):
             rows.append([label, "–" if p is None else f"{p:.0f}", f"{st['mean']:.0f}", change,
                          f"{st['median']:.0f}", f"{st['std']:.0f}", f"{st['min']:.0f}", f"{st['max']:.0f}",
                          str(st["n"])])
-        parts += [f"**{gpu}** ([all data](../../results/{slug}/summary.md)), µs:", "",
+        scene = sm.campaign_scene(stage)
+        timed_on = (f", timed on `{scene}` (its `campaign.args`; "
+                    f"{sm.baseline_of(stage, summary)} is timed on the track's scene, so no change is given)"
+                    if scene and not prev else "")
+        parts += [f"**{gpu}** ([all data](../../results/{slug}/summary.md)){timed_on}, µs:", "",
                   sm.table(["phase", f"{prev or 'previous'} mean", "mean", "change", "median", "std",
                             "min", "max", "n"], rows), "", kernel_line(summary, stage, prev), ""]
         if sm.is_pt_stage(stage):
@@ -233,8 +238,9 @@ def read_sweep(path):
         return list(csv.DictReader(f))
 
 
-def sweep_table(rows):
-    """One row per variant, in the order the sweep ran them."""
+def sweep_table(rows, pt=False):
+    """One row per variant, in the order the sweep ran them. PT (a path-tracing stage): the
+    CUDA-event time is the whole render loop, and the rays per second (median) follow it."""
     variants = []
     values = {}
     for row in rows:
@@ -250,6 +256,10 @@ def sweep_table(rows):
         vals = values[variant].get(metric)
         return fmt.format(sm.stats(vals)[key]) if vals else "–"
 
+    def rays(variant):
+        vals = values[variant].get("rays_per_second")
+        return f"{sm.stats(vals)['median'] / 1e6:.2f}" if vals else "–"
+
     body = []
     for v in variants:
         n = len(values[v].get("total", []))
@@ -257,10 +267,12 @@ def sweep_table(rows):
                      stat(v, "achieved_occupancy", "mean", "{:.1f}%")]
                     # One decimal: the values of a sweep often differ by a few per cent only.
                     + [stat(v, "kernel_events", k, "{:.1f}") for k in ("median", "mean", "std", "min", "max")]
+                    + ([rays(v)] if pt else [])
                     + [stat(v, "total", "median"), str(n)])
-    return sm.table(["value", "registers", "theoretical occupancy", "achieved occupancy (ncu)",
-                     "kernel median [µs]", "kernel mean [µs]", "kernel std [µs]", "kernel min [µs]",
-                     "kernel max [µs]", "total median [µs]", "n"], body)
+    timed = "render loop" if pt else "kernel"
+    return sm.table(["value", "registers", "theoretical occupancy", "achieved occupancy (ncu)"]
+                    + [f"{timed} {k} [µs]" for k in ("median", "mean", "std", "min", "max")]
+                    + (["rays/s median [M]"] if pt else []) + ["total median [µs]", "n"], body)
 
 
 def sweep_block(stage, option, results):
@@ -271,8 +283,10 @@ def sweep_block(stage, option, results):
         rows = read_sweep(path)
         if not any(r.get("status") == "ok" for r in rows):
             continue
+        timed = ("render loop (every launch of every frame) timed by CUDA events" if sm.is_pt_stage(stage)
+                 else "kernel timed by CUDA events")
         parts += [f"**{sm.gpu_of(rows)}** ([raw runs](../../results/{slug}/sweeps/{stage}--{option}.csv)); "
-                  "kernel timed by CUDA events:", "", sweep_table(rows), ""]
+                  f"{timed}:", "", sweep_table(rows, sm.is_pt_stage(stage)), ""]
     if not parts:
         parts = [f"No sweep of `--{option}` yet: run `tools/sweep.sh --stage {stage} --option --{option} "
                  "--values V1,V2,...`.", ""]

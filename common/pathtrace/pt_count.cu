@@ -33,17 +33,24 @@ extern "C" unsigned long long pt_gpu_count_rays(const struct pt_world *host_worl
     struct pt_world world = *host_world;
     size_t sphere_bytes = (size_t)world.sphere_count * sizeof(struct pt_sphere);
     size_t material_bytes = (size_t)world.sphere_count * sizeof(struct pt_material);
+    size_t light_bytes = (size_t)world.light_count * sizeof(struct pt_light);
     struct pt_sphere *spheres;
     struct pt_material *materials;
+    struct pt_light *lights = NULL; /* none in a scene without lights */
     unsigned long long *total;
     CUDA_CHECK(cudaMalloc((void **)&spheres, sphere_bytes));
     CUDA_CHECK(cudaMalloc((void **)&materials, material_bytes));
+    if (light_bytes > 0)
+        CUDA_CHECK(cudaMalloc((void **)&lights, light_bytes));
     CUDA_CHECK(cudaMalloc((void **)&total, sizeof *total));
     CUDA_CHECK(cudaMemcpy(spheres, world.spheres, sphere_bytes, cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(materials, world.materials, material_bytes, cudaMemcpyHostToDevice));
+    if (light_bytes > 0)
+        CUDA_CHECK(cudaMemcpy(lights, world.lights, light_bytes, cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemset(total, 0, sizeof *total));
     world.spheres = spheres;
     world.materials = materials;
+    world.lights = lights;
     long long pixels = (long long)world.width * world.height;
     pt_count_rays_kernel<<<(unsigned)((pixels + COUNT_BLOCK - 1) / COUNT_BLOCK), COUNT_BLOCK>>>(
         world, samples, estimator, total);
@@ -52,6 +59,7 @@ extern "C" unsigned long long pt_gpu_count_rays(const struct pt_world *host_worl
     CUDA_CHECK(cudaMemcpy(&rays, total, sizeof rays, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaFree(spheres));
     CUDA_CHECK(cudaFree(materials));
+    CUDA_CHECK(cudaFree(lights)); /* cudaFree(NULL) does nothing */
     CUDA_CHECK(cudaFree(total));
     return rays;
 }

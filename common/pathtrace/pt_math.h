@@ -55,6 +55,34 @@ enum pt_event { PT_SCATTERED, PT_EMITTED, PT_ABSORBED };
  * a tile of pixels (light-pool). */
 enum pt_estimator { PT_ESTIMATOR_PATH, PT_ESTIMATOR_NEE, PT_ESTIMATOR_LIGHT_POOL, PT_ESTIMATORS };
 
+/* Next-event estimation (SPEC.md section 6). */
+#define PT_NEE_CANDIDATES 8     /* M: light samples a shading point chooses among */
+#define PT_LIGHT_POOL_SIZE 128  /* P: samples in a tile's pool, and pixels in a tile */
+#define PT_PI 3.14159265f       /* the float nearest to pi */
+#define PT_EVENT_CHOICES 128u   /* + e: the reservoir's numbers at the diffuse hit of event e */
+#define PT_POOL_INDEX_DIM 8u    /* + c: candidate c's pool entry, in that event */
+#define PT_EVENT_CANDIDATE 256u /* + 64 c + e: nee's candidate c at the hit of event e */
+#define PT_EVENT_POOL 1024u     /* + j: entry j of a tile's pool */
+#define PT_POOL_PIXEL 0x80000000u /* | tile: a pool's "pixel", apart from every real one */
+
+/* A sphere whose material is `light`: the lights are these, in file order. */
+struct pt_light {
+    struct spec_vec3 centre;
+    float radius;
+    struct spec_vec3 emission;
+    int sphere; /* its index among the spheres, which a shadow ray must hit */
+};
+
+/* A point drawn on a light for next-event estimation: which light, where, which way its
+ * surface faces, what it emits, and 1 / the density it was drawn with (per unit area).
+ * light -1: no sample (the unit-ball rejection gave up). */
+struct pt_light_sample {
+    int light;
+    int sphere;
+    struct spec_vec3 point, normal, emission;
+    float inverse_pdf;
+};
+
 /* What a hit does to a path: a new ray and the factor its light is multiplied by, or an end
  * with light (a lamp) or without (absorbed). */
 struct pt_scatter {
@@ -147,6 +175,18 @@ PT_FN struct spec_vec3 pt_reflect(struct spec_vec3 d, struct spec_vec3 n)
     return spec_sub(d, spec_scale(2.0f * spec_dot(d, n), n));
 }
 
+/* Where o + t d meets `sphere` at t, and the outward unit normal there (divided by the radius,
+ * not normalised: SPEC.md section 3). */
+PT_FN void pt_hit_surface(struct pt_sphere sphere, struct spec_vec3 origin,
+                          struct spec_vec3 direction, float t, struct spec_vec3 *point,
+                          struct spec_vec3 *normal)
+{
+    *point = spec_add(origin, spec_scale(t, direction));
+    struct spec_vec3 outward = spec_sub(*point, sphere.centre);
+    *normal = spec_v3(outward.x / sphere.radius, outward.y / sphere.radius,
+                      outward.z / sphere.radius);
+}
+
 /* The ray o + t d hit `sphere` (made of `material`) at t, during segment `segment` of the path
  * of sample `sample` of pixel `pixel`: what happens next, written to *out. */
 PT_FN void pt_scatter_hit(struct pt_material material, struct pt_sphere sphere,
@@ -154,10 +194,8 @@ PT_FN void pt_scatter_hit(struct pt_material material, struct pt_sphere sphere,
                           unsigned pixel, unsigned sample, int segment, struct pt_scatter *out)
 {
     unsigned event = (unsigned)segment + 1u;
-    struct spec_vec3 point = spec_add(origin, spec_scale(t, direction));
-    struct spec_vec3 outward = spec_sub(point, sphere.centre);
-    struct spec_vec3 normal = spec_v3(outward.x / sphere.radius, outward.y / sphere.radius,
-                                      outward.z / sphere.radius);
+    struct spec_vec3 point, normal;
+    pt_hit_surface(sphere, origin, direction, t, &point, &normal);
     struct spec_vec3 next;
     out->attenuation = material.colour;
     out->emitted = spec_v3(0.0f, 0.0f, 0.0f);
@@ -245,6 +283,8 @@ struct pt_world {
     const struct pt_sphere *spheres;
     const struct pt_material *materials;
     int sphere_count;
+    const struct pt_light *lights; /* the light spheres, in file order */
+    int light_count;
     struct spec_vec3 camera, sky;
     int width, height, max_depth;
 };
@@ -298,12 +338,258 @@ PT_FN struct spec_vec3 pt_trace_sample(const struct pt_world *world, int i, int 
     return spec_v3(0.0f, 0.0f, 0.0f);
 }
 
-/* One sample with the given estimator (enum pt_estimator); *rays counts every ray traced. */
+/* ---- Next-event estimation: SPEC.md section 6 ------------------------------------------ */
+
+/* Which of the light_count lights the key (pixel, sample, event) draws: uniformly. */
+PT_FN int pt_light_pick(unsigned pixel, unsigned sample, unsigned event, int light_count)
+{
+    float u = pt_random(pixel, sample, event, 0);
+    int light = (int)(u * (float)light_count);
+    return light < light_count - 1 ? light : light_count - 1;
+}
+
+/* The outward unit normal of the key's point on its light: the direction of a point of the
+ * unit ball (dimensions 1 to 48), so uniform over the sphere. Returns 0 (and a zero normal)
+ * when the rejection gave up: no sample. */
+PT_FN int pt_light_normal(unsigned pixel, unsigned sample, unsigned event,
+                          struct spec_vec3 *normal)
+{
+    struct spec_vec3 ball = pt_in_unit_ball(pixel, sample, event);
+    if (ball.x == 0.0f && ball.y == 0.0f && ball.z == 0.0f) {
+        *normal = ball;
+        return 0;
+    }
+    *normal = spec_norm(ball);
+    return 1;
+}
+
+/* The sample on `light` (light number `index` of light_count) whose normal is `normal`: the
+ * point and the inverse of the density it was drawn with, a light picked uniformly, then a
+ * point uniformly over its area: light_count * 4 pi r^2. A stage that keeps only the index and
+ * the normal rebuilds the rest here, to the same bits. */
+PT_FN struct pt_light_sample pt_light_sample_at(struct pt_light light, int index,
+                                                struct spec_vec3 normal, int light_count)
+{
+    struct pt_light_sample s;
+    s.light = index;
+    s.sphere = light.sphere;
+    s.normal = normal;
+    s.point = spec_add(light.centre, spec_v3(light.radius * normal.x, light.radius * normal.y,
+                                             light.radius * normal.z));
+    s.emission = light.emission;
+    s.inverse_pdf = (float)light_count * (4.0f * PT_PI * (light.radius * light.radius));
+    return s;
+}
+
+/* No sample: what a key whose unit-ball rejection gave up draws. */
+PT_FN struct pt_light_sample pt_light_sample_none(void)
+{
+    struct pt_light_sample s;
+    s.light = -1;
+    s.sphere = -1;
+    s.point = s.normal = s.emission = spec_v3(0.0f, 0.0f, 0.0f);
+    s.inverse_pdf = 0.0f;
+    return s;
+}
+
+/* The sample the key draws on light number `index` (pt_light_pick of the same key), passed by
+ * value: the stage decides where the lights are read from. */
+PT_FN struct pt_light_sample pt_light_sample_draw(struct pt_light light, int index,
+                                                  unsigned pixel, unsigned sample,
+                                                  unsigned event, int light_count)
+{
+    struct spec_vec3 normal;
+    if (!pt_light_normal(pixel, sample, event, &normal))
+        return pt_light_sample_none();
+    return pt_light_sample_at(light, index, normal, light_count);
+}
+
+/* The keys of the candidates. nee: candidate c at the diffuse hit of event e draws with
+ * (pixel, sample, 256 + 64 c + e). light-pool: entry j of the pool of tile `tile` for frame s
+ * draws with (0x80000000 | tile, s, 1024 + j); candidate c takes entry
+ * min((int)(u * P), P - 1), u number 8 + c of event 128 + e. */
+PT_FN unsigned pt_candidate_event(int candidate, unsigned event)
+{
+    return PT_EVENT_CANDIDATE + 64u * (unsigned)candidate + event;
+}
+
+PT_FN unsigned pt_pool_pixel(unsigned tile)
+{
+    return PT_POOL_PIXEL | tile;
+}
+
+PT_FN unsigned pt_pool_event(int entry)
+{
+    return PT_EVENT_POOL + (unsigned)entry;
+}
+
+PT_FN int pt_pool_entry(unsigned pixel, unsigned sample, unsigned event, int candidate)
+{
+    float u = pt_random(pixel, sample, PT_EVENT_CHOICES + event,
+                        PT_POOL_INDEX_DIM + (unsigned)candidate);
+    int entry = (int)(u * (float)PT_LIGHT_POOL_SIZE);
+    return entry < PT_LIGHT_POOL_SIZE - 1 ? entry : PT_LIGHT_POOL_SIZE - 1;
+}
+
+/* The number that decides whether the reservoir keeps candidate c. */
+PT_FN float pt_reservoir_choice(unsigned pixel, unsigned sample, unsigned event, int candidate)
+{
+    return pt_random(pixel, sample, PT_EVENT_CHOICES + event, (unsigned)candidate);
+}
+
+/* Where next-event estimation happens: a diffuse hit's point, normal and albedo. */
+struct pt_shading_point {
+    struct spec_vec3 point, normal, albedo;
+};
+
+/* Resampled importance sampling over the candidates, one at a time: the sum of their weights
+ * and what the shadow ray and the estimate need of the one kept. */
+struct pt_reservoir {
+    float weight_sum;
+    int sphere;              /* the kept candidate's light sphere; -1: none kept */
+    struct spec_vec3 point;  /* the kept candidate's point on it */
+    struct spec_vec3 colour; /* albedo times emission */
+    float geometry;          /* cos_x^3 cos_y / d^2 */
+    float target;            /* (colour.x + colour.y + colour.z) * geometry */
+};
+
+PT_FN void pt_reservoir_start(struct pt_reservoir *r)
+{
+    r->weight_sum = 0.0f;
+    r->sphere = -1;
+    r->point = r->colour = spec_v3(0.0f, 0.0f, 0.0f);
+    r->geometry = r->target = 0.0f;
+}
+
+/* Offers sample s to the reservoir of shading point `at`; `choice` is the candidate's
+ * pt_reservoir_choice. The track's diffuse material is f = albedo 2 cos^2 / pi (the density of
+ * its scattering, N + a point of the unit ball, is 2 cos^3 / pi), so what the light brings
+ * unoccluded is (2 / pi) colour G, and the target keeps colour.x + colour.y + colour.z times G:
+ * the constant 2 / pi cancels in the choice. */
+PT_FN void pt_reservoir_add(struct pt_reservoir *r, struct pt_shading_point at,
+                            struct pt_light_sample s, float choice)
+{
+    if (s.light < 0)
+        return;
+    struct spec_vec3 w = spec_sub(s.point, at.point);
+    float d2 = spec_dot(w, w);
+    float distance = sqrtf(d2);
+    float cos_x = spec_dot(at.normal, w) / distance;
+    float cos_y = -spec_dot(s.normal, w) / distance;
+    if (!(cos_x > 0.0f) || !(cos_y > 0.0f))
+        return;
+    float geometry = cos_x * cos_x * cos_x * cos_y / d2;
+    struct spec_vec3 colour = spec_mul(at.albedo, s.emission);
+    float target = (colour.x + colour.y + colour.z) * geometry;
+    float weight = target * s.inverse_pdf;
+    if (!(weight > 0.0f))
+        return;
+    r->weight_sum = r->weight_sum + weight;
+    if (choice * r->weight_sum < weight) {
+        r->sphere = s.sphere;
+        r->point = s.point;
+        r->colour = colour;
+        r->geometry = geometry;
+        r->target = target;
+    }
+}
+
+/* The shadow ray to the kept candidate: from just off the surface, toward its point (not
+ * normalised: the light is at t = 1). Visible when its closest hit is the kept light. */
+PT_FN void pt_shadow_ray(struct pt_shading_point at, const struct pt_reservoir *r,
+                         struct spec_vec3 *origin, struct spec_vec3 *direction)
+{
+    *origin = spec_add(at.point, spec_scale(PT_SURFACE_OFFSET, at.normal));
+    *direction = spec_sub(r->point, *origin);
+}
+
+/* What a visible kept candidate brings: throughput times colour times the RIS estimate's
+ * scale (2 / pi) G wsum / (M target). */
+PT_FN struct spec_vec3 pt_nee_contribution(const struct pt_reservoir *r,
+                                           struct spec_vec3 throughput)
+{
+    float scale = (2.0f / PT_PI) * r->geometry * r->weight_sum /
+                  ((float)PT_NEE_CANDIDATES * r->target);
+    return spec_mul(throughput, spec_scale(scale, r->colour));
+}
+
+/* Candidate c at the diffuse hit of event `event` of sample `sample` of pixel `pixel`, as the
+ * CPU draws it: from the whole light list (nee), or entry j of its tile's pool, computed on
+ * demand (light-pool: a pure function of tile, frame and j, which a GPU stage keeps in shared
+ * memory instead). */
+PT_FN struct pt_light_sample pt_candidate(const struct pt_world *world, int estimator,
+                                          unsigned pixel, unsigned sample, unsigned event,
+                                          int candidate)
+{
+    unsigned key_pixel = pixel, key_event = pt_candidate_event(candidate, event);
+    if (estimator == PT_ESTIMATOR_LIGHT_POOL) {
+        key_pixel = pt_pool_pixel(pixel / (unsigned)PT_LIGHT_POOL_SIZE);
+        key_event = pt_pool_event(pt_pool_entry(pixel, sample, event, candidate));
+    }
+    int light = pt_light_pick(key_pixel, sample, key_event, world->light_count);
+    return pt_light_sample_draw(world->lights[light], light, key_pixel, sample, key_event,
+                                world->light_count);
+}
+
+/* One sample with the given estimator (enum pt_estimator); *rays counts every ray traced,
+ * shadow rays included. The path estimator is pt_trace_sample; nee and light-pool (with at
+ * least one light) add, at each diffuse hit but the last segment's, what one light sample
+ * chosen among PT_NEE_CANDIDATES brings, and count no light that a ray from a diffuse hit
+ * meets: next-event estimation counted it. */
 PT_FN struct spec_vec3 pt_trace_sample_with(const struct pt_world *world, int estimator, int i,
                                             int j, unsigned sample, int *rays)
 {
-    (void)estimator;
-    return pt_trace_sample(world, i, j, sample, rays);
+    if (estimator == PT_ESTIMATOR_PATH || world->light_count == 0)
+        return pt_trace_sample(world, i, j, sample, rays);
+    unsigned pixel = (unsigned)j * (unsigned)world->width + (unsigned)i;
+    struct spec_vec3 origin, direction;
+    pt_camera_ray(world->camera, world->width, world->height, i, j, sample, &origin, &direction);
+    struct spec_vec3 throughput = spec_v3(1.0f, 1.0f, 1.0f);
+    struct spec_vec3 radiance = spec_v3(0.0f, 0.0f, 0.0f);
+    int after_diffuse = 0;
+    *rays = 0;
+    for (int segment = 0; segment < world->max_depth; ++segment) {
+        float t;
+        int hit = pt_closest_hit(world, origin, direction, &t);
+        ++*rays;
+        if (hit < 0)
+            return spec_add(radiance, spec_mul(throughput, world->sky));
+        struct pt_material material = world->materials[hit];
+        if (material.kind == PT_LIGHT)
+            return after_diffuse ? radiance
+                                 : spec_add(radiance, spec_mul(throughput, material.colour));
+        struct pt_scatter scatter;
+        pt_scatter_hit(material, world->spheres[hit], origin, direction, t, pixel, sample,
+                       segment, &scatter);
+        after_diffuse = material.kind == PT_DIFFUSE;
+        if (after_diffuse && segment + 1 < world->max_depth) {
+            unsigned event = (unsigned)segment + 1u;
+            struct pt_shading_point at;
+            pt_hit_surface(world->spheres[hit], origin, direction, t, &at.point, &at.normal);
+            at.albedo = material.colour;
+            struct pt_reservoir reservoir;
+            pt_reservoir_start(&reservoir);
+            for (int c = 0; c < PT_NEE_CANDIDATES; ++c)
+                pt_reservoir_add(&reservoir, at,
+                                 pt_candidate(world, estimator, pixel, sample, event, c),
+                                 pt_reservoir_choice(pixel, sample, event, c));
+            if (reservoir.sphere >= 0) {
+                struct spec_vec3 shadow_origin, shadow_direction;
+                float shadow_t;
+                pt_shadow_ray(at, &reservoir, &shadow_origin, &shadow_direction);
+                int blocker = pt_closest_hit(world, shadow_origin, shadow_direction, &shadow_t);
+                ++*rays;
+                if (blocker == reservoir.sphere)
+                    radiance = spec_add(radiance, pt_nee_contribution(&reservoir, throughput));
+            }
+        }
+        if (scatter.event == PT_ABSORBED)
+            break;
+        throughput = spec_mul(throughput, scatter.attenuation);
+        origin = scatter.origin;
+        direction = scatter.direction;
+    }
+    return radiance;
 }
 
 #ifdef __cplusplus

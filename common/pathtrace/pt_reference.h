@@ -9,9 +9,11 @@ extern "C" {
 #endif
 
 /* Adds `samples` samples of every pixel of world (width x height) into sums (width * height * 3,
- * zeroed by the caller) with `threads` threads (0: one per core). Returns the rays traced. */
-unsigned long long pt_reference_render(const struct pt_world *world, int samples, int threads,
-                                       unsigned long long *sums);
+ * zeroed by the caller) with `threads` threads (0: one per core), each sample made by
+ * `estimator` (enum pt_estimator, SPEC.md section 6). Returns the rays traced, shadow rays
+ * included. */
+unsigned long long pt_reference_render(const struct pt_world *world, int estimator, int samples,
+                                       int threads, unsigned long long *sums);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,6 @@
 /* build/pt-reference: renders a path-tracing scene on the CPU, the image every stage of the
- * track is checked against (common/pathtrace/SPEC.md). */
+ * track is checked against (common/pathtrace/SPEC.md), with the estimator the stage names
+ * (--estimator path, nee or light-pool; section 6). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -12,7 +13,7 @@ static const char *const program = "pt-reference";
 
 int main(int argc, char **argv)
 {
-    unsigned accepted = OPTION_THREADS | OPTION_SAMPLES;
+    unsigned accepted = OPTION_THREADS | OPTION_SAMPLES | OPTION_ESTIMATOR;
     struct options options;
     char error[OPTIONS_ERROR_BYTES];
     if (options_parse(argc, argv, accepted, &options, error, sizeof error)) {
@@ -22,6 +23,15 @@ int main(int argc, char **argv)
     if (options.help) {
         options_print_usage(stdout, program, accepted, NULL, 0);
         return 0;
+    }
+    int estimator = options.estimator ? pt_estimator_from_name(options.estimator)
+                                      : PT_ESTIMATOR_PATH;
+    if (estimator < 0) {
+        fprintf(stderr,
+                "%s: error: --estimator '%.40s': no such estimator; path, nee or light-pool "
+                "(see --help)\n",
+                program, options.estimator);
+        return 2;
     }
     if (!options.output_path) {
         fprintf(stderr, "%s: error: --output FILE is required\n", program);
@@ -52,7 +62,8 @@ int main(int argc, char **argv)
     }
     struct pt_world world = pt_scene_world(&scene, width, height);
     double start = timer_now_us();
-    unsigned long long rays = pt_reference_render(&world, samples, options.threads, sums);
+    unsigned long long rays =
+        pt_reference_render(&world, estimator, samples, options.threads, sums);
     double elapsed = timer_now_us() - start;
     for (size_t c = 0; c < channels; ++c)
         image.rgb[c] = pt_pixel_channel(sums[c], samples);
@@ -61,9 +72,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: error: %s\n", program, error);
         status = 1;
     } else {
-        printf("%s: %s, %dx%d, %d spheres, %d samples, %llu rays in %.0f us (%.2f M rays/s): %s\n",
-               program, options.scene_path, width, height, scene.sphere_count, samples, rays, elapsed,
-               elapsed > 0 ? rays / elapsed : 0, options.output_path);
+        printf("%s: %s, %dx%d, %d spheres, %d samples, estimator %s, %llu rays in %.0f us "
+               "(%.2f M rays/s): %s\n",
+               program, options.scene_path, width, height, scene.sphere_count, samples,
+               pt_estimator_name(estimator), rays, elapsed, elapsed > 0 ? rays / elapsed : 0,
+               options.output_path);
     }
     image_free(&image);
     free(sums);

@@ -272,6 +272,31 @@ static int parse_line(const struct scene_text_reader *p, int count, char **token
     return 0;
 }
 
+/* The light spheres, once, for next-event estimation (common/pathtrace/SPEC.md section 6). */
+static int list_lights(struct pt_scene *scene)
+{
+    int count = 0;
+    for (int s = 0; s < scene->sphere_count; ++s)
+        count += scene->materials[s].kind == PT_LIGHT;
+    scene->light_count = count;
+    if (count == 0)
+        return 0;
+    scene->lights = malloc((size_t)count * sizeof *scene->lights);
+    if (!scene->lights)
+        return -1;
+    int l = 0;
+    for (int s = 0; s < scene->sphere_count; ++s) {
+        if (scene->materials[s].kind != PT_LIGHT)
+            continue;
+        scene->lights[l].centre = scene->spheres[s].centre;
+        scene->lights[l].radius = scene->spheres[s].radius;
+        scene->lights[l].emission = scene->materials[s].colour;
+        scene->lights[l].sphere = s;
+        ++l;
+    }
+    return 0;
+}
+
 int pt_scene_parse(const char *text, size_t length, const char *name, struct pt_scene *scene,
                    char *error, size_t error_size)
 {
@@ -290,6 +315,10 @@ int pt_scene_parse(const char *text, size_t length, const char *name, struct pt_
     if (scene->sphere_count == 0) {
         scene_text_fail(&file, "no spheres (add at least one 'sphere %s' line)",
                         keywords[KW_SPHERE].meaning);
+        goto failed;
+    }
+    if (list_lights(scene)) {
+        scene_text_fail(&file, "out of memory listing the lights");
         goto failed;
     }
     return 0;
@@ -315,9 +344,12 @@ void pt_scene_free(struct pt_scene *scene)
 {
     free(scene->spheres);
     free(scene->materials);
+    free(scene->lights);
     scene->spheres = NULL;
     scene->materials = NULL;
+    scene->lights = NULL;
     scene->sphere_count = 0;
+    scene->light_count = 0;
 }
 
 struct pt_world pt_scene_world(const struct pt_scene *scene, int width, int height)
@@ -326,6 +358,8 @@ struct pt_world pt_scene_world(const struct pt_scene *scene, int width, int heig
     world.spheres = scene->spheres;
     world.materials = scene->materials;
     world.sphere_count = scene->sphere_count;
+    world.lights = scene->lights;
+    world.light_count = scene->light_count;
     world.camera = scene->camera;
     world.sky = scene->sky;
     world.width = width;

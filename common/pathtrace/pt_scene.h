@@ -25,6 +25,8 @@ struct pt_scene {
     int sphere_count;
     struct pt_sphere *spheres;     /* sphere_count of each, in file order */
     struct pt_material *materials;
+    int light_count;
+    struct pt_light *lights;       /* the spheres made of `light`, in file order */
 };
 
 /* Each returns 0, or -1 with a one-line message "NAME:LINE: what is wrong" in error. */

@@ -91,9 +91,9 @@ __global__ void path_kernel(unsigned long long *sums, struct spec_vec3 camera,
         return;
     struct spec_vec3 colour = trace_path(p, width, height, camera, sky, sphere_count, frame,
                                          max_depth);
-    sums[3 * p + 0] += pt_fixed(colour.x);
-    sums[3 * p + 1] += pt_fixed(colour.y);
-    sums[3 * p + 2] += pt_fixed(colour.z);
+    sums[3 * (size_t)p + 0] += pt_fixed(colour.x);
+    sums[3 * (size_t)p + 1] += pt_fixed(colour.y);
+    sums[3 * (size_t)p + 2] += pt_fixed(colour.z);
 }
 
 /* What the kernel works on, on the GPU: only the sums. */

@@ -1,0 +1,451 @@
+/*
+ * Side stage p07a: the live paths compacted on the device after every segment (seed 002,
+ * "device compaction", its StreamingMK). In p07 every intersection and scatter kernel covers
+ * all the frame's paths, and a thread whose path has ended reads its flag and leaves: after a
+ * few segments most warps hold a few live paths among many ended ones. Here the scatter kernel
+ * marks which of the paths it extended go on, CUB's DeviceSelect::Flagged packs their indices
+ * into a list (a prefix sum over the marks, done by the library), and the next segment's kernels
+ * run over that list only, with a grid sized by its length, which the host reads back: every
+ * warp is full of live paths. The price: the selection's own launches, and a copy back per
+ * segment during which the GPU waits for the host.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <cub/device/device_select.cuh>
+
+#include "gpu.h"
+#include "pathtrace/pt_stage.h"
+
+#define BLOCK_THREADS 128
+#define MAX_SPHERES 1024 /* 16 + 20 bytes each: 36 KiB of the 64 KiB of constant memory */
+
+const struct pt_stage_info stage_info = {
+    "p07a-device-compaction",
+    "the live paths' indices compacted on the device after every segment (seed 002)",
+    MAX_SPHERES,
+    "its constant-memory arrays",
+    BLOCK_THREADS,
+    PT_SEGMENT_KERNELS,
+    PT_ESTIMATOR_PATH,
+    0,
+};
+
+__constant__ struct pt_sphere c_spheres[MAX_SPHERES];
+__constant__ struct pt_material c_materials[MAX_SPHERES];
+
+struct ray {
+    struct spec_vec3 origin, direction;
+    int done;
+};
+
+struct hit {
+    float t;
+    int sphere; /* -1: nothing hit */
+};
+
+/* Where rays and hits live: one array per field. */
+struct ray_arrays {
+    struct spec_vec3 *origin, *direction;
+    int *done;
+};
+
+struct hit_arrays {
+    float *t;
+    int *sphere;
+};
+
+__device__ static struct ray load_ray(struct ray_arrays rays, int p)
+{
+    struct ray ray;
+    ray.origin = rays.origin[p];
+    ray.direction = rays.direction[p];
+    ray.done = rays.done[p];
+    return ray;
+}
+
+__device__ static void store_ray(struct ray_arrays rays, int p, struct ray ray)
+{
+    rays.origin[p] = ray.origin;
+    rays.direction[p] = ray.direction;
+    rays.done[p] = ray.done;
+}
+
+struct sample {
+    struct spec_vec3 colour;      /* what the path has brought back */
+    struct spec_vec3 attenuation; /* the product of the attenuations so far */
+};
+
+struct sample_arrays {
+    struct spec_vec3 *colour, *attenuation;
+};
+
+__device__ static struct sample load_sample(struct sample_arrays samples, int p)
+{
+    struct sample sample;
+    sample.colour = samples.colour[p];
+    sample.attenuation = samples.attenuation[p];
+    return sample;
+}
+
+__device__ static void store_sample(struct sample_arrays samples, int p, struct sample sample)
+{
+    samples.colour[p] = sample.colour;
+    samples.attenuation[p] = sample.attenuation;
+}
+
+__global__ void camera_kernel(struct ray_arrays rays, struct sample_arrays samples, int *live,
+                              struct spec_vec3 camera, int width, int height, unsigned frame)
+{
+    int p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p >= width * height)
+        return;
+    struct ray ray;
+    pt_camera_ray(camera, width, height, p % width, p / width, frame, &ray.origin, &ray.direction);
+    ray.done = 0;
+    store_ray(rays, p, ray);
+    struct sample sample;
+    sample.colour = spec_v3(0.0f, 0.0f, 0.0f);
+    sample.attenuation = spec_v3(1.0f, 1.0f, 1.0f);
+    store_sample(samples, p, sample);
+    live[p] = p; /* every path starts live */
+}
+
+/* Thread i works on path live[i]: the list holds only paths still going, so no thread idles. */
+__global__ void intersect_kernel(struct ray_arrays rays, struct hit_arrays hits, const int *live,
+                                 int sphere_count, int count)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= count)
+        return;
+    int p = live[i];
+    const struct ray ray = load_ray(rays, p);
+    struct hit hit;
+    hit.t = PT_T_FAR;
+    hit.sphere = -1;
+    for (int s = 0; s < sphere_count; ++s) {
+        float t = pt_sphere_hit(c_spheres[s], ray.origin, ray.direction);
+        if (t < hit.t) {
+            hit.t = t;
+            hit.sphere = s;
+        }
+    }
+    hits.t[p] = hit.t;
+    hits.sphere[p] = hit.sphere;
+}
+
+/* going[i]: whether path live[i] goes on, the flags the selection keeps list entries by. */
+__global__ void scatter_kernel(struct ray_arrays rays, struct hit_arrays hits,
+                               struct sample_arrays samples, const int *live, int *going,
+                               struct spec_vec3 sky, int count, unsigned frame, int segment,
+                               int max_depth)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= count)
+        return;
+    int p = live[i];
+    struct ray ray = load_ray(rays, p);
+    struct hit hit;
+    hit.t = hits.t[p];
+    hit.sphere = hits.sphere[p];
+    struct sample sample = load_sample(samples, p);
+    if (hit.sphere < 0) {
+        sample.colour = spec_mul(sample.attenuation, sky);
+        ray.done = 1;
+    } else {
+        struct pt_scatter scatter;
+        pt_scatter_hit(c_materials[hit.sphere], c_spheres[hit.sphere], ray.origin, ray.direction,
+                       hit.t, (unsigned)p, frame, segment, &scatter);
+        if (scatter.event == PT_EMITTED) {
+            sample.colour = spec_mul(sample.attenuation, scatter.emitted);
+            ray.done = 1;
+        } else if (scatter.event == PT_ABSORBED) {
+            ray.done = 1;
+        } else {
+            sample.attenuation = spec_mul(sample.attenuation, scatter.attenuation);
+            ray.origin = scatter.origin;
+            ray.direction = scatter.direction;
+            if (segment == max_depth - 1)
+                ray.done = 1; /* still going after the last segment: it brings nothing */
+        }
+    }
+    store_ray(rays, p, ray);
+    store_sample(samples, p, sample);
+    going[i] = !ray.done;
+}
+
+__global__ void accumulate_kernel(const struct spec_vec3 *colours, unsigned long long *sums,
+                                  int count)
+{
+    int p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p >= count)
+        return;
+    struct spec_vec3 colour = colours[p];
+    sums[3 * p + 0] += pt_fixed(colour.x);
+    sums[3 * p + 1] += pt_fixed(colour.y);
+    sums[3 * p + 2] += pt_fixed(colour.z);
+}
+
+/* What the kernels work on, on the GPU. The paths stay in pixel order; only their indices move. */
+struct device_paths {
+    struct ray_arrays rays;
+    struct hit_arrays hits;
+    struct sample_arrays samples;
+    unsigned long long *sums; /* 3 per pixel */
+    int *live, *next_live;    /* the indices of the paths still going; the selection's output */
+    int *going;               /* per entry of live: 1 if its path goes on after the scatter */
+    int *live_count;          /* the selection's count of what it kept */
+    void *select_temp;        /* CUB's scratch space, sized once for a list of every path */
+    size_t select_temp_bytes;
+};
+
+static void paths_alloc(struct device_paths *d, int count)
+{
+    CUDA_CHECK(cudaMalloc((void **)&d->rays.origin, (size_t)count * sizeof(struct spec_vec3)));
+    CUDA_CHECK(cudaMalloc((void **)&d->rays.direction, (size_t)count * sizeof(struct spec_vec3)));
+    CUDA_CHECK(cudaMalloc((void **)&d->rays.done, (size_t)count * sizeof(int)));
+    CUDA_CHECK(cudaMalloc((void **)&d->hits.t, (size_t)count * sizeof(float)));
+    CUDA_CHECK(cudaMalloc((void **)&d->hits.sphere, (size_t)count * sizeof(int)));
+    CUDA_CHECK(cudaMalloc((void **)&d->samples.colour, (size_t)count * sizeof(struct spec_vec3)));
+    CUDA_CHECK(cudaMalloc((void **)&d->samples.attenuation,
+                          (size_t)count * sizeof(struct spec_vec3)));
+    CUDA_CHECK(cudaMalloc((void **)&d->sums, (size_t)count * 3 * sizeof(unsigned long long)));
+    CUDA_CHECK(cudaMemset(d->sums, 0, (size_t)count * 3 * sizeof(unsigned long long)));
+    CUDA_CHECK(cudaMalloc((void **)&d->live, (size_t)count * sizeof(int)));
+    CUDA_CHECK(cudaMalloc((void **)&d->next_live, (size_t)count * sizeof(int)));
+    CUDA_CHECK(cudaMalloc((void **)&d->going, (size_t)count * sizeof(int)));
+    CUDA_CHECK(cudaMalloc((void **)&d->live_count, sizeof(int)));
+    /* With no scratch space, CUB only says how much it needs: here, for the longest list, which
+     * covers every shorter one (it grows with the list's tiles). */
+    d->select_temp = NULL;
+    d->select_temp_bytes = 0;
+    CUDA_CHECK(cub::DeviceSelect::Flagged(d->select_temp, d->select_temp_bytes, d->live, d->going,
+                                          d->next_live, d->live_count, count, 0));
+    CUDA_CHECK(cudaMalloc(&d->select_temp, d->select_temp_bytes));
+}
+
+static void paths_free(struct device_paths *d)
+{
+    CUDA_CHECK(cudaFree(d->rays.origin));
+    CUDA_CHECK(cudaFree(d->rays.direction));
+    CUDA_CHECK(cudaFree(d->rays.done));
+    CUDA_CHECK(cudaFree(d->hits.t));
+    CUDA_CHECK(cudaFree(d->hits.sphere));
+    CUDA_CHECK(cudaFree(d->samples.colour));
+    CUDA_CHECK(cudaFree(d->samples.attenuation));
+    CUDA_CHECK(cudaFree(d->sums));
+    CUDA_CHECK(cudaFree(d->live));
+    CUDA_CHECK(cudaFree(d->next_live));
+    CUDA_CHECK(cudaFree(d->going));
+    CUDA_CHECK(cudaFree(d->live_count));
+    CUDA_CHECK(cudaFree(d->select_temp));
+}
+
+/* The scene in; returns the bytes copied. */
+static size_t paths_upload_scene(const struct pt_world *world)
+{
+    size_t sphere_bytes = (size_t)world->sphere_count * sizeof(struct pt_sphere);
+    size_t material_bytes = (size_t)world->sphere_count * sizeof(struct pt_material);
+    CUDA_CHECK(cudaMemcpyToSymbol(c_spheres, world->spheres, sphere_bytes));
+    CUDA_CHECK(cudaMemcpyToSymbol(c_materials, world->materials, material_bytes));
+    return sphere_bytes + material_bytes;
+}
+
+/* count: the paths in d->live. An empty list launches nothing (a grid of 0 blocks is an error). */
+static void launch_intersect(const struct device_paths *d, const struct pt_world *world,
+                             int count)
+{
+    if (count == 0)
+        return;
+    int blocks = (count + BLOCK_THREADS - 1) / BLOCK_THREADS;
+    intersect_kernel<<<blocks, BLOCK_THREADS>>>(d->rays, d->hits, d->live, world->sphere_count,
+                                                count);
+    CUDA_CHECK_LAUNCH("intersect_kernel");
+}
+
+static void launch_scatter(const struct device_paths *d, const struct pt_world *world, int count,
+                           unsigned frame, int segment)
+{
+    if (count == 0)
+        return;
+    int blocks = (count + BLOCK_THREADS - 1) / BLOCK_THREADS;
+    scatter_kernel<<<blocks, BLOCK_THREADS>>>(d->rays, d->hits, d->samples, d->live, d->going,
+                                              world->sky, count, frame, segment,
+                                              world->max_depth);
+    CUDA_CHECK_LAUNCH("scatter_kernel");
+}
+
+/* Keeps the entries of d->live whose path goes on, in their order (the selection is stable), and
+ * returns how many. The count is read back because the host sizes the next grids by it: the
+ * copy waits for the selection, and the GPU idles until the next launch arrives. */
+static int compact_live(struct device_paths *d, int count)
+{
+    if (count == 0)
+        return 0;
+    size_t temp_bytes = d->select_temp_bytes;
+    CUDA_CHECK(cub::DeviceSelect::Flagged(d->select_temp, temp_bytes, d->live, d->going,
+                                          d->next_live, d->live_count, count, 0));
+    CUDA_CHECK_LAUNCH("cub::DeviceSelect::Flagged");
+    int live;
+    CUDA_CHECK(cudaMemcpy(&live, d->live_count, sizeof live, cudaMemcpyDeviceToHost));
+    int *kept = d->next_live; /* the output becomes the list; the old list, the next output */
+    d->next_live = d->live;
+    d->live = kept;
+    return live;
+}
+
+/* The kernel benchmark's files (pt_record.h) from and into this stage's layout. */
+static void paths_to_record(const struct device_paths *d, struct pt_record *record)
+{
+    size_t count = (size_t)record->width * (size_t)record->height;
+    CUDA_CHECK(cudaMemcpy(record->origin, d->rays.origin, count * sizeof(struct spec_vec3),
+                          cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(record->direction, d->rays.direction, count * sizeof(struct spec_vec3),
+                          cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(record->done, d->rays.done, count * sizeof(int), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(record->colour, d->samples.colour, count * sizeof(struct spec_vec3),
+                          cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(record->attenuation, d->samples.attenuation,
+                          count * sizeof(struct spec_vec3), cudaMemcpyDeviceToHost));
+}
+
+static void paths_from_record(struct device_paths *d, const struct pt_record *record)
+{
+    size_t count = (size_t)record->width * (size_t)record->height;
+    CUDA_CHECK(cudaMemcpy(d->rays.origin, record->origin, count * sizeof(struct spec_vec3),
+                          cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(d->rays.direction, record->direction, count * sizeof(struct spec_vec3),
+                          cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(d->rays.done, record->done, count * sizeof(int), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(d->samples.colour, record->colour, count * sizeof(struct spec_vec3),
+                          cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(d->samples.attenuation, record->attenuation,
+                          count * sizeof(struct spec_vec3), cudaMemcpyHostToDevice));
+}
+
+/* --record: the paths before segment `segment` of frame 0. */
+static void record_paths(const struct pt_render_job *job, const struct device_paths *d,
+                         int segment)
+{
+    struct pt_record record;
+    if (pt_record_alloc(&record, job->width, job->height)) {
+        fprintf(stderr, "%s: error: out of host memory for --record\n", stage_info.name);
+        exit(1);
+    }
+    paths_to_record(d, &record);
+    record.sample = 0;
+    record.segment = segment;
+    record.max_depth = job->max_depth;
+    char error[PT_RECORD_ERROR_BYTES];
+    if (pt_record_write(job->record_dir, job->scene_path, &record, error, sizeof error)) {
+        fprintf(stderr, "%s: error: %s\n", stage_info.name, error);
+        exit(1);
+    }
+    pt_record_free(&record);
+}
+
+void stage_render(struct pt_render_job *job)
+{
+    struct report *report = job->report;
+    const struct pt_world *world = &job->world;
+    int count = job->width * job->height;
+    size_t sum_bytes = (size_t)count * 3 * sizeof(unsigned long long);
+
+    double start = timer_now_us();
+    unsigned long long *sums = (unsigned long long *)host_alloc_or_exit(sum_bytes, "pixel sums");
+    report_phase_since(report, PHASE_HOST_ALLOCATION, start);
+
+    start = timer_now_us();
+    struct device_paths d;
+    paths_alloc(&d, count);
+    report_phase_since(report, PHASE_DEVICE_ALLOCATION, start);
+
+    start = timer_now_us();
+    report->bytes_to_device = paths_upload_scene(world);
+    report_phase_since(report, PHASE_HOST_TO_DEVICE, start);
+
+    gpu_kernel_resources(report, (const void *)scatter_kernel, BLOCK_THREADS, 0);
+    int blocks = (count + BLOCK_THREADS - 1) / BLOCK_THREADS;
+    struct kernel_timer timer;
+    kernel_timer_start(&timer);
+    for (int frame = 0; frame < job->samples; ++frame) {
+        camera_kernel<<<blocks, BLOCK_THREADS>>>(d.rays, d.samples, d.live, world->camera,
+                                                 job->width, job->height, (unsigned)frame);
+        CUDA_CHECK_LAUNCH("camera_kernel");
+        int live = count;
+        for (int segment = 0; segment < job->max_depth; ++segment) {
+            if (job->record_dir && frame == 0 && segment == job->record_segment)
+                record_paths(job, &d, segment);
+            launch_intersect(&d, world, live);
+            launch_scatter(&d, world, live, (unsigned)frame, segment);
+            if (segment < job->max_depth - 1) /* after the last one every path has ended */
+                live = compact_live(&d, live);
+        }
+        accumulate_kernel<<<blocks, BLOCK_THREADS>>>(d.samples.colour, d.sums, count);
+        CUDA_CHECK_LAUNCH("accumulate_kernel");
+    }
+    kernel_timer_stop(&timer, report);
+
+    start = timer_now_us();
+    CUDA_CHECK(cudaMemcpy(sums, d.sums, sum_bytes, cudaMemcpyDeviceToHost));
+    report_phase_since(report, PHASE_DEVICE_TO_HOST, start);
+    report->bytes_to_host = sum_bytes;
+
+    pt_render_job_sums_ready(job, sums);
+
+    start = timer_now_us();
+    paths_free(&d);
+    report_phase_since(report, PHASE_DEVICE_FREE, start);
+
+    start = timer_now_us();
+    free(sums);
+    report_phase_since(report, PHASE_HOST_FREE, start);
+}
+
+/* The kernel benchmark: the recorded paths in this stage's layout with the list of the live ones,
+ * then each kernel alone over that list (the selection is not timed). */
+void stage_bench(const struct pt_record *record, const struct pt_scene *scene, int repeats,
+                 struct pt_bench_times *times)
+{
+    struct pt_world world = pt_scene_world(scene, record->width, record->height);
+    world.max_depth = record->max_depth;
+    int count = record->width * record->height;
+    int *live = (int *)host_alloc_or_exit((size_t)count * sizeof(int), "the live paths' list");
+    times->active = 0;
+    for (int p = 0; p < count; ++p)
+        if (!record->done[p])
+            live[times->active++] = p;
+
+    struct device_paths d;
+    paths_alloc(&d, count);
+    paths_upload_scene(&world);
+    CUDA_CHECK(cudaMemcpy(d.live, live, (size_t)times->active * sizeof(int),
+                          cudaMemcpyHostToDevice));
+    double *intersect_us = (double *)host_alloc_or_exit((size_t)repeats * sizeof(double), "times");
+    double *scatter_us = (double *)host_alloc_or_exit((size_t)repeats * sizeof(double), "times");
+    cudaEvent_t marks[3];
+    for (int k = 0; k < 3; ++k)
+        CUDA_CHECK(cudaEventCreate(&marks[k]));
+    for (int r = 0; r < repeats; ++r) {
+        paths_from_record(&d, record); /* the scatter kernel changed them */
+        CUDA_CHECK(cudaEventRecord(marks[0], 0));
+        launch_intersect(&d, &world, times->active);
+        CUDA_CHECK(cudaEventRecord(marks[1], 0));
+        launch_scatter(&d, &world, times->active, (unsigned)record->sample, record->segment);
+        CUDA_CHECK(cudaEventRecord(marks[2], 0));
+        CUDA_CHECK(cudaEventSynchronize(marks[2]));
+        float ms[2];
+        CUDA_CHECK(cudaEventElapsedTime(&ms[0], marks[0], marks[1]));
+        CUDA_CHECK(cudaEventElapsedTime(&ms[1], marks[1], marks[2]));
+        intersect_us[r] = ms[0] * 1000.0;
+        scatter_us[r] = ms[1] * 1000.0;
+    }
+    pt_bench_median_min(intersect_us, repeats, times->intersect_us);
+    pt_bench_median_min(scatter_us, repeats, times->scatter_us);
+    for (int k = 0; k < 3; ++k)
+        CUDA_CHECK(cudaEventDestroy(marks[k]));
+    paths_free(&d);
+    free(live);
+    free(intersect_us);
+    free(scatter_us);
+}
