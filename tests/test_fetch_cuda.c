@@ -24,26 +24,31 @@ static void arguments(void **state)
     assert_non_null(strstr(r->out, "NVCC_CCBIN=g++-11"));
 }
 
-/* A folder that holds the version's nvcc already: its path, at once. */
+/* A folder that holds the version's nvcc and CUB already: its path, at once. Without CUB (a
+ * folder fetched before the stages used it) it is fetched again: here, without apt-get and
+ * dpkg-deb, that is one line naming them. */
 static void a_folder_fetched_before_is_reused(void **state)
 {
     (void)state;
     char *folder = make_temporary_folder();
     struct command_result *r = run_shell(
-        "mkdir -p '%s/usr/lib/nvidia-cuda-toolkit/bin' && printf '#!/bin/sh\\necho "
+        "mkdir -p '%s/usr/lib/nvidia-cuda-toolkit/bin' '%s/bin' && printf '#!/bin/sh\\necho "
         "\"Cuda compilation tools, release 11.8, V11.8.89\"\\n' >'%s/usr/lib/nvidia-cuda-toolkit/bin/nvcc' "
-        "&& chmod +x '%s/usr/lib/nvidia-cuda-toolkit/bin/nvcc' && PATH=/nonexistent:$PATH " TOOL " 11.8 '%s'",
-        folder, folder, folder, folder);
+        "&& chmod +x '%s/usr/lib/nvidia-cuda-toolkit/bin/nvcc' && for tool in bash mkdir grep; do "
+        "ln -s \"$(command -v $tool)\" '%s/bin/'$tool; done && PATH='%s/bin' bash " TOOL " 11.8 '%s'",
+        folder, folder, folder, folder, folder, folder, folder);
+    assert_int_equal(r->exit_code, 1);
+    assert_string_equal(r->err, "fetch-debian-cuda: CUDA 11.8: needs apt-get and dpkg-deb (Debian or Ubuntu)\n");
+    r = run_shell("mkdir -p '%s/usr/include/cub' && touch '%s/usr/include/cub/cub.cuh' && "
+                  "PATH=/nonexistent:$PATH " TOOL " 11.8 '%s'",
+                  folder, folder, folder);
     assert_int_equal(r->exit_code, 0);
     char expected[256];
     snprintf(expected, sizeof expected, "%s/usr/lib/nvidia-cuda-toolkit/bin/nvcc\n", folder);
     assert_string_equal(r->out, expected);
     assert_string_equal(r->err, "");
     /* The same folder for 12.4 holds no 12.4: without apt-get that is one line naming it. */
-    r = run_shell("mkdir -p '%s/bin' && ln -s \"$(command -v bash)\" '%s/bin/bash' && "
-                  "ln -s \"$(command -v mkdir)\" '%s/bin/mkdir' && ln -s \"$(command -v grep)\" '%s/bin/grep' && "
-                  "PATH='%s/bin' bash " TOOL " 12.4 '%s'",
-                  folder, folder, folder, folder, folder, folder);
+    r = run_shell("PATH='%s/bin' bash " TOOL " 12.4 '%s'", folder, folder);
     assert_int_equal(r->exit_code, 1);
     assert_string_equal(r->err, "fetch-debian-cuda: CUDA 12.4: needs apt-get and dpkg-deb (Debian or Ubuntu)\n");
     assert_string_equal(r->out, "");

@@ -149,8 +149,7 @@ def plot_pathtrace(plt, summary, gpu, path):
         bar.set_hatch(SIDE_HATCH if sm.is_pt_side_stage(stages[i]) else "")
         # A stage timed on a scene of its own (campaign.args): another colour, and its label says so.
         if sm.campaign_scene(stages[i]):
-            bar.set_color("tab:purple")
-            bar.set_edgecolor("black")
+            bar.set_facecolor("tab:purple")
     errorbar_where_known(ax, xs, med, err, fmt="none", ecolor="black", capsize=4)
     ax.set_yscale("log")
     ax.grid(True, which="both", axis="y", alpha=0.3)
@@ -158,9 +157,12 @@ def plot_pathtrace(plt, summary, gpu, path):
                    if sm.campaign_scene(s) else "") for s in stages]
     ax.set_xticks(xs, labels, rotation=30, ha="right")
     ax.set_ylabel("million rays per second (median, min–max, log)")
-    n = max((summary[s]["rays_per_second"][1]["n"] for s in stages if "rays_per_second" in summary[s]), default=0)
+    counts = [summary[s]["rays_per_second"][1]["n"] for s in stages if "rays_per_second" in summary[s]]
+    n = f"{min(counts)}-{max(counts)}" if counts and min(counts) != max(counts) else str(max(counts, default=0))
     hatched = "side stages hatched; " if any(sm.is_pt_side_stage(s) for s in stages) else ""
-    ax.set_xlabel(f"path-tracing stage ({hatched}{n} runs per stage)")
+    other = ("purple: timed on the scene its campaign.args names; "
+             if any(sm.campaign_scene(s) for s in stages) else "")
+    ax.set_xlabel(f"path-tracing stage ({hatched}{other}{n} runs per stage)")
     ax.set_title(f"Path-tracing track: rays per second, {gpu}")
     fig.tight_layout()
     save(plt, fig, path, dpi=120)
