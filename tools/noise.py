@@ -35,7 +35,12 @@ import tempfile
 
 
 class NoiseError(Exception):
-    """A stage or an image that cannot be measured: one line for the user."""
+    """A stage or an image that cannot be measured: one line for the user. status: what
+    noise.py exits with (2 when a stage refused its input or found no GPU, as the stage did)."""
+
+    def __init__(self, message, status=1):
+        super().__init__(message)
+        self.status = status
 
 
 def read_ppm(path):
@@ -107,7 +112,8 @@ def render(stage, scene, samples, size, output):
     result = subprocess.run(command, capture_output=True, text=True, check=False)
     if result.returncode != 0:
         last = (result.stderr.strip().splitlines() or ["(nothing on stderr)"])[-1]
-        raise NoiseError(f"{' '.join(command)}: exit status {result.returncode}: {last}")
+        raise NoiseError(f"{' '.join(command)}: exit status {result.returncode}: {last}",
+                         2 if result.returncode == 2 else 1)
     return kernel_events(result.stdout)
 
 
@@ -193,7 +199,7 @@ def main(argv=None):
                            args.runs, work)
         except NoiseError as e:
             print(f"noise.py: error: {e}", file=sys.stderr)
-            return 1
+            return e.status
     print(f"{args.scene}, converged images at {args.converged} samples")
     print(table(rows))
     return 0
