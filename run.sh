@@ -243,16 +243,14 @@ if [[ "$verify" -eq 1 ]]; then
         "$bin_dir/cpu-reference" --scene scenes/quick.scene --output "$tmp/reference.png" >/dev/null \
             || die "build/cpu-reference failed; cannot verify (use --no-verify to time anyway)"
     fi
+    . "$repo/tools/stage-estimator.sh"   # stage_estimator
     declare -A pt_estimator=()   # stage -> its estimator
     if [[ "$pt_count" -gt 0 ]]; then
         what+=("$pt_count path-tracing stage(s) on scenes/pt-quick.scene against build/pt-reference")
         scenes+=("scenes/pt-quick.scene")
         for stage in "${stages[@]}"; do
             is_pt_stage "$stage" || continue
-            estimator="$(timeout -k 5 "$timeout_s" "$bin_dir/$stage" --help 2>/dev/null \
-                | sed -n 's/^estimator: //p' | head -n1)" || estimator=''
-            [[ "$estimator" =~ ^[a-z][a-z-]*$ ]] || estimator=path
-            pt_estimator[$stage]="$estimator"
+            pt_estimator[$stage]="$(stage_estimator "$bin_dir/$stage" "$timeout_s")"
         done
         for estimator in $(printf '%s\n' "${pt_estimator[@]}" | sort -u); do
             "$bin_dir/pt-reference" --scene scenes/pt-quick.scene --estimator "$estimator" \

@@ -14,6 +14,8 @@ pt_scene=${3:-scenes/pt-benchmark.scene}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+. "$(dirname "$0")/stage-estimator.sh"   # stage_estimator
+
 main=() pt=()
 while IFS= read -r stage; do
     case ${stage##*/} in p*) pt+=("$stage") ;; *) main+=("$stage") ;; esac
@@ -45,8 +47,7 @@ if [[ ${#pt[@]} -gt 0 ]]; then
     declare -A of_estimator=()
     estimators=()
     for stage in "${pt[@]}"; do
-        estimator=$("$stage" --help 2>/dev/null | sed -n 's/^estimator: //p' | head -n1) || estimator=''
-        [[ "$estimator" =~ ^[a-z][a-z-]*$ ]] || estimator=path
+        estimator=$(stage_estimator "$stage")
         [[ -n "${of_estimator[$estimator]:-}" ]] || estimators+=("$estimator")
         of_estimator[$estimator]+="$stage"$'\n'
     done
