@@ -132,7 +132,8 @@ HEADERS := $(wildcard common/*.h common/pathtrace/*.h)
 .PHONY: all stages tools tests test clean help
 all: stages tools
 stages: $(STAGE_BINS) $(PT_STAGE_BINS) $(PT_BENCH_BINS)
-tools: $(BUILD)/cpu-reference $(BUILD)/pt-reference $(BUILD)/compare-images
+tools: $(BUILD)/cpu-reference $(BUILD)/pt-reference $(BUILD)/compare-images \
+       $(BUILD)/check-shared-reciprocal
 tests: $(TEST_BINS)
 
 # Rebuild the GPU code when its flags (architectures, FMAD) change.
@@ -179,6 +180,11 @@ $(BUILD)/pt-reference: $(BUILD)/obj/pathtrace/pt_reference_main.o $(BUILD)/libco
 
 $(BUILD)/cpu-reference: $(BUILD)/obj/cpu_reference_main.o $(BUILD)/libcommon.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+# Stage 20's shared-reciprocal quotient against IEEE division, on a GPU (see its comment).
+$(BUILD)/check-shared-reciprocal: tools/check-shared-reciprocal.cu $(BUILD)/obj/gpu.o $(BUILD)/libcommon.a \
+                                  $(HEADERS) $(BUILD)/nvcc-flags.txt
+	$(NVCC) $(NVCCFLAGS) $(NVCC_LDFLAGS) -o $@ $< $(BUILD)/obj/gpu.o $(BUILD)/libcommon.a $(LDLIBS)
 
 $(BUILD)/compare-images: $(BUILD)/obj/compare_images_main.o $(BUILD)/libcommon.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)

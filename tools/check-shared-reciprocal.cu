@@ -3,24 +3,18 @@
  * steps of the GPU's own IEEE division fast path, with the reciprocal refined once) against
  * __fdiv_rn, for every significand of a at three exponents and every STEP-th significand of b
  * in [1, 2). Exponents shift out of both (the range stage 20 allows keeps every step away from
- * overflow and underflow), so these cover that range. Prints one line; exit 0 when none differ.
+ * overflow and underflow), so these cover that range. Prints one line; exit 0 when none differ,
+ * 1 when some do or CUDA fails, 2 on a bad STEP or without a GPU.
  *
- *   nvcc -O3 -arch=sm_90 -o build/check-shared-reciprocal tools/check-shared-reciprocal.cu
+ *   make build/check-shared-reciprocal          (part of make tools)
  *   build/check-shared-reciprocal [STEP]     (default 16: 1.3e13 quotients, about 8 s on an H100)
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK(call)                                                                               \
-    do {                                                                                          \
-        cudaError_t status_ = (call);                                                             \
-        if (status_ != cudaSuccess) {                                                             \
-            fprintf(stderr, "check-shared-reciprocal: %s failed at %s:%d: %s\n", #call, __FILE__, \
-                    __LINE__, cudaGetErrorString(status_));                                       \
-            exit(1);                                                                              \
-        }                                                                                         \
-    } while (0)
+#include "cuda_check.h"
+#include "gpu.h"
 
 __device__ inline float quotient_refined(float a, float b, float y)
 {
@@ -54,21 +48,29 @@ __global__ void check(int b_step, unsigned long long *differing, unsigned int *e
 
 int main(int argc, char **argv)
 {
+    cuda_check_program = "check-shared-reciprocal";
     const int b_step = argc > 1 ? atoi(argv[1]) : 16;
     if (b_step < 1 || b_step > (1 << 23)) {
         fprintf(stderr, "check-shared-reciprocal: STEP must be 1 to 8388608, not '%s'\n", argv[1]);
         return 2;
     }
+    struct report report;
+    memset(&report, 0, sizeof report);
+    char error[256];
+    if (gpu_open(0, &report, error, sizeof error) != GPU_OK) {
+        fprintf(stderr, "check-shared-reciprocal: error: %s\n", error);
+        return 2;
+    }
     const int b_count = ((1 << 23) + b_step - 1) / b_step;
     unsigned long long *differing;
     unsigned int *example;
-    CHECK(cudaMallocManaged((void **)&differing, sizeof *differing, cudaMemAttachGlobal));
-    CHECK(cudaMallocManaged((void **)&example, 2 * sizeof *example, cudaMemAttachGlobal));
+    CUDA_CHECK(cudaMallocManaged((void **)&differing, sizeof *differing, cudaMemAttachGlobal));
+    CUDA_CHECK(cudaMallocManaged((void **)&example, 2 * sizeof *example, cudaMemAttachGlobal));
     *differing = 0;
     example[0] = example[1] = 0;
     check<<<b_count, 1024>>>(b_step, differing, example);
-    CHECK(cudaGetLastError());
-    CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK_LAUNCH("check");
+    CUDA_CHECK(cudaDeviceSynchronize());
     printf("check-shared-reciprocal: %d values of b (every %d-th significand), 3 x 2^23 of a each: "
            "%.3g quotients, %llu differ from __fdiv_rn",
            b_count, b_step, 3.0 * b_count * (double)(1 << 23), *differing);
