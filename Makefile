@@ -7,15 +7,18 @@
 #   make stages          only the stages; `make tools`: cpu-reference and compare-images;
 #                        `make tests`: the test programs, without running them
 #   make test            build, then run every test; ends with "N passed, N failed, N skipped"
-#   make diff STAGE=08   what a stage changes: its render.cu against its predecessor's (FROM=01
-#                        for any other); needs neither nvcc nor stb (tools/stage-diff.sh)
+#   make list            every stage, in course order: id, folder, the stage it builds on, lesson
+#                        (from the manifests, stages/*/manifest; tools/stages)
+#   make diff STAGE=08   what a stage changes: its render.cu against that of the stage it builds
+#                        on (FROM=01 for any other); needs neither nvcc nor stb (tools/stage-diff.sh)
 #   make profile STAGE=07  Nsight Compute on the stage (SCENE=, LAUNCH=N; tools/profile.sh --help):
-#                        report, raw metrics and summary in results/<gpu>/profiles/
+#                        report, raw metrics and summary in results/local/<gpu>/profiles/
+#                        (REFERENCE=1: the course's results/reference/<gpu>/profiles/)
 #   make sanitize        every stage under compute-sanitizer (needs a GPU; tools/sanitize.sh)
 #   make fuzz            the scene parser under libFuzzer for FUZZ_SECONDS seconds (clang;
 #                        `make fuzz-build`: only build it)
 #   make clean           removes build/, build-sanitize/, build-lineinfo/ and build-cudaNNN/
-#   make help            this text; help, clean, diff and profile need no nvcc
+#   make help            this text; help, list, clean, diff, profile and fuzz need no nvcc
 #
 # Variables (make VAR=value, or VAR=value make):
 #   CUDA_ARCH=90         build for one architecture (compute capability without the dot);
@@ -28,15 +31,16 @@
 #   FMAD=true            let nvcc fuse multiply-adds (pixels move: README, "Same picture")
 #   STB_INCLUDE_DIR=dir  the folder of stb_image_write.h (default /usr/include/stb)
 #   FUZZ_SECONDS=60      how long `make fuzz` runs
+#   STAGES_DIR=dir       another folder of stage folders (default stages/)
 
 NVCC ?= nvcc
 CC ?= gcc
 SANITIZE ?= 0
 BUILD ?= $(if $(filter 1,$(SANITIZE)),build-sanitize,build)
 
-# Goals that build nothing (help, diff, clean, profile) need neither nvcc nor stb; any other goal,
-# or none (all), checks for both here, before anything runs.
-TOOLLESS_GOALS := help diff clean profile
+# Goals that build no stage (help, diff, clean, profile, list, fuzz: clang alone) need neither nvcc
+# nor stb; any other goal, or none (all), checks for both here, before anything runs.
+TOOLLESS_GOALS := help diff clean profile list fuzz fuzz-build
 NEEDS_TOOLCHAIN := $(if $(MAKECMDGOALS),$(filter-out $(TOOLLESS_GOALS),$(MAKECMDGOALS)),all)
 
 NVCC_PATH := $(shell command -v $(NVCC) 2>/dev/null)
@@ -106,24 +110,28 @@ LDLIBS := -lstb -lisal -lpthread -lm
 NVCC_LDFLAGS := $(CCBIN_FLAGS) $(if $(filter 1,$(SANITIZE)),$(foreach f,-fsanitize=address \
                 -fsanitize=undefined -fno-omit-frame-pointer -fno-sanitize-recover=all,-Xcompiler $(f)))
 
-# The main chain (stages/NN-name) and the side stages that branch from it (stages/NNx-name).
-STAGES := $(sort $(notdir $(wildcard stages/[0-9][0-9]-* stages/[0-9][0-9][a-z]-*)))
+# The stages, as their manifests list them (tools/stages: the one reader of stages/*/manifest):
+# the main track (stages/NN-name, side stages NNx-name) and the path-tracing track
+# (stages/pNN-name, pNNx-name; common/pathtrace/SPEC.md). Each stage links its render.cu, its
+# manifest made C (tools/stages c-source), the one main() of every stage and its track's half.
+# STAGES_DIR: another folder of stage folders (the tests' made-up stages; default stages).
+STAGES_DIR ?= stages
+export STAGES_DIR
+STAGES := $(shell tools/stages list main)
 STAGE_BINS := $(addprefix $(BUILD)/,$(STAGES))
-HOST_SOURCES := scene scene_text files options report image cpu_reference parallel_rows host_pages \
+HOST_SOURCES := scene scene_text files options report image cpu_reference parallel_rows host_pages bvh \
                 pathtrace/pt_scene pathtrace/pt_record pathtrace/pt_reference pathtrace/pt_job
 HOST_OBJECTS := $(addprefix $(BUILD)/obj/,$(addsuffix .o,$(HOST_SOURCES)))
-STAGE_OBJECTS := $(BUILD)/obj/stage_main.o $(BUILD)/obj/gpu.o $(BUILD)/obj/ray_count.o
-# The path-tracing track (stages/pNN-name, side stages pNNx-name, common/pathtrace/SPEC.md):
-# each stage, and its kernel benchmark build/<stage>-bench (the same render.cu, another main).
-PT_STAGES := $(sort $(notdir $(wildcard stages/p[0-9][0-9]-* stages/p[0-9][0-9][a-z]-*)))
+STAGE_OBJECTS := $(BUILD)/obj/stage_main.o $(BUILD)/obj/main_track.o $(BUILD)/obj/gpu.o \
+                 $(BUILD)/obj/count_rays.o
+PT_STAGES := $(shell tools/stages list pt)
 PT_STAGE_BINS := $(addprefix $(BUILD)/,$(PT_STAGES))
-# Only the stages with a kernel per segment (p01-p07) define stage_bench(): the others trace
-# whole paths in one kernel and have no segment to replay.
-PT_BENCH_STAGES := $(notdir $(patsubst %/render.cu,%,$(shell grep -l '^void stage_bench' \
-                     $(addsuffix /render.cu,$(addprefix stages/,$(PT_STAGES))) /dev/null)))
+# A stage whose manifest lists --record (a kernel per segment: p01-p07) also builds its kernel
+# benchmark, build/<stage>-bench: the same render.cu, another main (its stage_bench()).
+PT_BENCH_STAGES := $(shell tools/stages list pt --option --record)
 PT_BENCH_BINS := $(addsuffix -bench,$(addprefix $(BUILD)/,$(PT_BENCH_STAGES)))
-PT_STAGE_OBJECTS := $(BUILD)/obj/pathtrace/pt_stage_main.o $(BUILD)/obj/gpu.o \
-                    $(BUILD)/obj/pathtrace/pt_count.o
+PT_STAGE_OBJECTS := $(BUILD)/obj/stage_main.o $(BUILD)/obj/pathtrace/pt_track.o $(BUILD)/obj/gpu.o \
+                    $(BUILD)/obj/count_rays.o
 PT_BENCH_OBJECTS := $(BUILD)/obj/pathtrace/pt_bench_main.o $(BUILD)/obj/gpu.o
 TEST_SOURCES := $(sort $(wildcard tests/test_*.c))
 TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SOURCES))
@@ -146,33 +154,41 @@ $(BUILD)/obj/%.o: common/%.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/obj/ray_count.o: common/ray_count.cu $(HEADERS) $(BUILD)/nvcc-flags.txt
+$(BUILD)/obj/count_rays.o: common/count_rays.cu $(HEADERS) $(BUILD)/nvcc-flags.txt
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
 
-$(BUILD)/obj/pathtrace/pt_count.o: common/pathtrace/pt_count.cu $(HEADERS) $(BUILD)/nvcc-flags.txt
+# A stage's manifest as C, for its --help and its options (common/stage_manifest.h).
+$(BUILD)/obj/manifests/%.c: $(STAGES_DIR)/%/manifest tools/stages
 	@mkdir -p $(@D)
-	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+	tools/stages c-source $* > $@.tmp && mv $@.tmp $@
+
+.PRECIOUS: $(BUILD)/obj/manifests/%.c
+$(BUILD)/obj/manifests/%.o: $(BUILD)/obj/manifests/%.c common/stage_manifest.h
+	$(CC) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/libcommon.a: $(HOST_OBJECTS)
 	ar rcs $@ $^
 
 # Each stage: its render.cu, with ptxas's resource report (registers, stack frame, spills,
 # shared and constant memory per architecture) kept beside the executable.
-$(BUILD)/obj/stages/%.o: stages/%/render.cu $(HEADERS) $(BUILD)/nvcc-flags.txt
+$(BUILD)/obj/stages/%.o: $(STAGES_DIR)/%/render.cu $(HEADERS) $(BUILD)/nvcc-flags.txt
 	@mkdir -p $(@D)
 	@echo "$(NVCC) ... -Xptxas -v -c $< -o $@ 2> $(BUILD)/$*.resources.txt"
 	@$(NVCC) $(NVCCFLAGS) -Xptxas -v -c $< -o $@ 2> $(BUILD)/$*.resources.txt \
 	  || { cat $(BUILD)/$*.resources.txt >&2; exit 1; }
 	@grep -v -e '^ptxas info' -e '^ptxas *$$' -e 'bytes stack frame' $(BUILD)/$*.resources.txt >&2 || true
 
-$(STAGE_BINS): $(BUILD)/%: $(BUILD)/obj/stages/%.o $(STAGE_OBJECTS) $(BUILD)/libcommon.a
+$(STAGE_BINS): $(BUILD)/%: $(BUILD)/obj/stages/%.o $(BUILD)/obj/manifests/%.o $(STAGE_OBJECTS) \
+                            $(BUILD)/libcommon.a
 	$(NVCC) $(NVCC_LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(PT_STAGE_BINS): $(BUILD)/%: $(BUILD)/obj/stages/%.o $(PT_STAGE_OBJECTS) $(BUILD)/libcommon.a
+$(PT_STAGE_BINS): $(BUILD)/%: $(BUILD)/obj/stages/%.o $(BUILD)/obj/manifests/%.o $(PT_STAGE_OBJECTS) \
+                               $(BUILD)/libcommon.a
 	$(NVCC) $(NVCC_LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(PT_BENCH_BINS): $(BUILD)/%-bench: $(BUILD)/obj/stages/%.o $(PT_BENCH_OBJECTS) $(BUILD)/libcommon.a
+$(PT_BENCH_BINS): $(BUILD)/%-bench: $(BUILD)/obj/stages/%.o $(BUILD)/obj/manifests/%.o \
+                                    $(PT_BENCH_OBJECTS) $(BUILD)/libcommon.a
 	$(NVCC) $(NVCC_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/pt-reference: $(BUILD)/obj/pathtrace/pt_reference_main.o $(BUILD)/libcommon.a
@@ -199,6 +215,11 @@ test: all tests
 clean:
 	rm -rf build build-sanitize build-lineinfo build-cuda[0-9]* build-cuda[0-9]*.log
 
+.PHONY: list
+list:
+	@tools/stages table | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$$i] = i; next } \
+	    { printf "%-5s %-30s %-30s %s\n", $$c["id"], $$c["stage"], $$c["builds-on"], $$c["lesson"] }'
+
 # The header comment of this file, without its '#'s.
 help:
 	@sed -n '/^#/!q; s/^# \{0,1\}//p' $(firstword $(MAKEFILE_LIST))
@@ -209,7 +230,7 @@ help:
 .PHONY: diff
 diff:
 	@test -n "$(STAGE)" || { echo "make diff: name a stage: make diff STAGE=07 (a side stage: STAGE=07a; another pair: FROM=01)" >&2; exit 2; }
-	@status=0; tools/stage-diff.sh '$(STAGE)' $(if $(strip $(FROM)),'$(strip $(FROM))') || status=$$?; \
+	@status=0; tools/stage-diff.sh --stages '$(STAGES_DIR)' '$(STAGE)' $(if $(strip $(FROM)),'$(strip $(FROM))') || status=$$?; \
 	[ "$$status" -le 1 ] || exit "$$status"
 
 # Nsight Compute on one stage, built with -lineinfo into build-lineinfo/ (tools/profile.sh says
@@ -217,13 +238,14 @@ diff:
 .PHONY: profile
 profile:
 	@test -n "$(STAGE)" || { echo "make profile: name a stage: make profile STAGE=07 (SCENE=FILE, LAUNCH=N: tools/profile.sh --help)" >&2; exit 2; }
-	@tools/profile.sh $(if $(strip $(SCENE)),--scene '$(strip $(SCENE))') $(if $(strip $(LAUNCH)),--launch '$(strip $(LAUNCH))') '$(STAGE)'
+	@tools/profile.sh $(if $(strip $(SCENE)),--scene '$(strip $(SCENE))') $(if $(strip $(LAUNCH)),--launch '$(strip $(LAUNCH))') $(if $(filter 1,$(REFERENCE)),--reference) '$(STAGE)'
 
 # ---- Reliability: compute-sanitizer on every stage, and the scene-parser fuzzer -------------
 #
 #   make sanitize           every stage under compute-sanitizer (memcheck, racecheck, initcheck,
 #                           synccheck) on scenes/quick.scene and scenes/odd-size.scene; the report
-#                           goes to results/<gpu>/sanitizer.txt (tools/sanitize.sh). Needs a GPU:
+#                           goes to results/local/<gpu>/sanitizer.txt (RESULTS=results/reference: the
+#                           course's record; tools/sanitize.sh). Needs a GPU:
 #                           without one it says it was skipped and succeeds.
 #   make fuzz               builds fuzz/scene_fuzzer.c with clang -fsanitize=fuzzer,address,undefined
 #                           and runs it on scene_parse() for FUZZ_SECONDS (seeds: scenes/*.scene and
@@ -242,6 +264,7 @@ FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=a
 
 $(FUZZ_DIR)/scene_fuzzer: fuzz/scene_fuzzer.c common/scene.c common/scene_text.c common/files.c \
                           $(HEADERS)
+	@command -v $(FUZZ_CC) >/dev/null || { echo "make fuzz: $(FUZZ_CC) not found: install clang and libFuzzer (Debian: apt-get install clang libclang-rt-14-dev)" >&2; exit 2; }
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/scene_fuzzer.c common/scene.c common/scene_text.c \
 	    common/files.c -lm

@@ -8,11 +8,12 @@ usage() {
 usage: ./run.sh [options]
 Builds the stages, verifies each stage's image (main track: scenes/quick.scene against the CPU
 reference; path-tracing track: scenes/pt-quick.scene against build/pt-reference with the
-estimator the stage's --help names), then times
-every verified stage of both tracks over N interleaved runs (one process per run, one run per GPU
-at a time) and writes results/<gpu-slug>/ (runs.csv, env.txt, joblog.txt, summary.csv,
-summary.md, phases.png, kernel.png; pathtrace.png for the path-tracing track) and regenerates the
-README result blocks.
+estimator its manifest names), then times every verified stage over N interleaved runs (one
+process per run, one run per GPU at a time) and writes OUT/<gpu-slug>/ (runs.csv, env.txt,
+joblog.txt, summary.csv, summary.md, phases.png, kernel.png; pathtrace.png for the
+path-tracing track), OUT/README.md with your GPU beside the reference GPUs, and OUT/gpus.png.
+Your runs go to results/local/ (ignored by git); the course's own campaigns are in
+results/reference/ and only --reference writes there (and regenerates the READMEs' tables).
 options:
   --runs N          runs per stage (default 100)
   --stages LIST     comma-separated stages (default: all): N = main stage N only (7: 07-*),
@@ -23,66 +24,30 @@ options:
   --pt-scene FILE   timed scene of the path-tracing track (default scenes/pt-benchmark.scene)
   --gpus LIST       GPU indices to use, e.g. 0,1 (default: every GPU nvidia-smi lists)
   --hosts FILE      GNU parallel sshlogin lines; run the campaign on each (":" = this host)
-                    and bring each host's results/<gpu-slug>/ back (ssh command: $RUN_SSH)
-  --out DIR         results folder (default results)
+                    and bring each host's OUT/<gpu-slug>/ back (ssh command: $RUN_SSH)
+  --out DIR         results folder (default results/local)
+  --reference       refresh the course's reference data: OUT is results/reference, and the
+                    READMEs' generated tables are regenerated from it (maintainers)
   --resume          continue an interrupted campaign: skip (stage, run) pairs recorded ok
   --timeout SEC     per-run time limit (default 120)
   --no-verify       skip the image verification
   --no-build        do not run make
   --bin-dir DIR     where the stage executables are (default build; env RUN_BIN_DIR)
   --help            this text
-Stages are the executables build/NN-name (the main chain), build/NNx-name (side stages that
-branch from stage NN), and build/pNN-name, build/pNNx-name (the path-tracing track; its kernel
-benchmarks build/pNN-name-bench are not stages). A timed run of stage S gets, after
---scene FILE --csv (its track's scene), the words of stages/S/campaign.args when that file exists
-(e.g. --frames 20); verification runs do not. Verification allows 0.01% of the pixels to differ
-for a main-track stage and none for a path-tracing stage, or the percentage in
-stages/S/max-differing-percent for a stage that changes the arithmetic on purpose
-(12a-fused-multiply-add).
+Stages are the folders stages/*/ with a manifest (tools/stages list): the main chain NN-name,
+side stages NNx-name, and the path-tracing track's pNN-name and pNNx-name; each must have its
+executable in the build folder. A timed run of stage S gets, after --scene FILE --csv (its
+track's scene), the words of its manifest's campaign-args (e.g. --frames 20); verification runs
+do not. Verification allows the percentage of differing pixels its manifest's
+max-differing-percent gives (0 but for 12a-fused-multiply-add, which changes the arithmetic on
+purpose).
 environment: RUN_SSH (ssh command for --hosts), RUN_NVIDIA_SMI (nvidia-smi command),
   STB_INCLUDE_DIR (folder of stb_image_write.h), RUN_REMOTE_DIR (remote work folder),
-  RUN_STAGES_DIR (where stage folders with campaign.args are; default stages).
+  STAGES_DIR (the folder of stage folders; default stages).
 USAGE
 }
 die() { echo "run.sh: error: $*" >&2; exit 2; }
 
-# --stages items: N (main stage 0N), Nx (side stage 0Nx), N-M (main and side stages N..M), and
-# pN, pNx, pN-M the same for the path-tracing track (stages pNN-name, pNNx-name).
-check_stages_spec() {
-    local item items
-    IFS=',' read -r -a items <<<"$1"
-    [[ "$1" != *, && ${#items[@]} -gt 0 ]] || die "--stages '$1': empty item; use N, Nx, N-M, pN, pNx or pN-M separated by commas (e.g. 1-4,7a,p1-3)"
-    for item in "${items[@]}"; do
-        if [[ "$item" =~ ^p?([0-9]+)-([0-9]+)$ ]]; then
-            ((10#${BASH_REMATCH[1]} <= 10#${BASH_REMATCH[2]})) \
-                || die "--stages item '$item': the range runs backwards; write N-M with N <= M"
-        elif ! [[ "$item" =~ ^p?[0-9]+[a-z]?$ ]]; then
-            die "--stages item '$item' is not N, Nx, N-M, pN, pNx or pN-M (e.g. 7, 7a, 1-4, p5a, p1-7)"
-        fi
-    done
-}
-
-# Whether stage executable NAME (NN-name, NNx-name, pNN-name or pNNx-name) is selected by
-# --stages SPEC: an item selects stages of its own track only.
-stage_selected() {
-    local name="$1" spec="$2" item items track number letter
-    [[ -z "$spec" ]] && return 0
-    [[ "$name" =~ ^(p?)([0-9][0-9])([a-z]?)- ]] || return 1
-    track="${BASH_REMATCH[1]}" number=$((10#${BASH_REMATCH[2]})) letter="${BASH_REMATCH[3]}"
-    IFS=',' read -r -a items <<<"$spec"
-    for item in "${items[@]}"; do
-        if [[ "$item" =~ ^(p?)([0-9]+)-([0-9]+)$ ]]; then
-            [[ "$track" == "${BASH_REMATCH[1]}" ]] \
-                && ((number >= 10#${BASH_REMATCH[2]} && number <= 10#${BASH_REMATCH[3]})) && return 0
-        elif [[ "$item" =~ ^(p?)([0-9]+)([a-z]?)$ ]]; then
-            [[ "$track" == "${BASH_REMATCH[1]}" ]] && ((number == 10#${BASH_REMATCH[2]})) \
-                && [[ "$letter" == "${BASH_REMATCH[3]}" ]] && return 0
-        fi
-    done
-    return 1
-}
-# Whether stage NAME is of the path-tracing track (pNN-name, pNNx-name).
-is_pt_stage() { [[ "$1" =~ ^p[0-9][0-9][a-z]?- ]]; }
 bad_usage() { echo "run.sh: error: $* (see ./run.sh --help)" >&2; exit 2; }
 # A scene option's file: it exists, is a regular file and can be read.
 check_scene_file() {
@@ -96,8 +61,9 @@ check_scene_file() {
 export SHELL="${SHELL:-/bin/bash}"
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$repo"
-runs=100 stages_spec='' scene='scenes/benchmark.scene' pt_scene='scenes/pt-benchmark.scene' gpus_spec='' hosts='' out='results'
-resume=0 timeout_s=120 verify=1 build=1 bin_dir="${RUN_BIN_DIR:-build}"
+export STAGES_DIR="${STAGES_DIR:-$repo/stages}"
+runs=100 stages_spec='' scene='scenes/benchmark.scene' pt_scene='scenes/pt-benchmark.scene' gpus_spec='' hosts='' out=''
+resume=0 timeout_s=120 verify=1 build=1 bin_dir="${RUN_BIN_DIR:-build}" reference=0
 forward=()   # options given again to the run.sh of each --hosts login
 command_line="$0 $*"
 while [[ $# -gt 0 ]]; do
@@ -107,6 +73,7 @@ while [[ $# -gt 0 ]]; do
         --resume) resume=1; forward+=("$opt"); shift; continue ;;
         --no-verify) verify=0; forward+=("$opt"); shift; continue ;;
         --no-build) build=0; forward+=("$opt"); shift; continue ;;
+        --reference) reference=1; shift; continue ;;
         --runs|--stages|--scene|--pt-scene|--gpus|--hosts|--out|--timeout|--bin-dir) ;;
         *) bad_usage "unknown option '$opt'" ;;
     esac
@@ -114,7 +81,7 @@ while [[ $# -gt 0 ]]; do
     val="$2"; shift 2
     case "$opt" in
         --runs) [[ "$val" =~ ^[1-9][0-9]*$ ]] || bad_usage "--runs needs a positive number"; runs="$val" ;;
-        --stages) check_stages_spec "$val"; stages_spec="$val" ;;
+        --stages) stages_spec="$val" ;;
         --scene) scene="$val" ;;
         --pt-scene) pt_scene="$val" ;;
         --gpus) [[ "$val" =~ ^[0-9]+(,[0-9]+)*$ ]] || bad_usage "bad --gpus '$val'"; gpus_spec="$val" ;;
@@ -126,6 +93,11 @@ while [[ $# -gt 0 ]]; do
     case "$opt" in --hosts|--out) ;; *) forward+=("$opt" "$val") ;; esac
 done
 # --- everything checked before anything is written ------------------------------------------
+if [[ "$reference" -eq 1 ]]; then
+    [[ -z "$out" ]] || bad_usage "--reference writes results/reference: give --out or --reference, not both"
+    out="$repo/results/reference"
+fi
+out="${out:-$repo/results/local}"
 (( ${#runs} <= 6 )) || bad_usage "--runs $runs is too many (at most 999999)"
 (( ${#timeout_s} <= 6 )) || bad_usage "--timeout $timeout_s is too long (at most 999999 seconds)"
 check_scene_file --scene "$scene"
@@ -140,22 +112,26 @@ if [[ -n "$gpus_spec" ]]; then
     twice="$(tr ',' '\n' <<<"$gpus_spec" | sort -n | uniq -d | head -n1)"
     [[ -z "$twice" ]] || bad_usage "--gpus '$gpus_spec' names GPU $twice twice"
 fi
+# The stages, from their manifests (tools/stages: the one reader; --stages items that are not
+# well formed or name no stage are refused here, before anything is written).
 if [[ -n "$stages_spec" ]]; then
-    # Each item must name at least one stage folder (a typo would silently time fewer stages).
-    stages_dir="${RUN_STAGES_DIR:-$repo/stages}"
-    . "$repo/tools/stage-names.sh"   # all_stages: the stage folders of $stages_dir
-    IFS=',' read -r -a items <<<"$stages_spec"
-    for item in "${items[@]}"; do
-        found=0
-        for name in $(all_stages); do
-            stage_selected "$name" "$item" && { found=1; break; }
-        done
-        [[ "$found" -eq 1 ]] || bad_usage "--stages item '$item' names no stage in stages/"
-    done
+    listed="$(STAGES_PROGRAM=stages "$repo/tools/stages" select "$stages_spec" 2>&1)" \
+        || bad_usage "${listed#stages: }"
+else
+    listed="$(STAGES_PROGRAM=stages "$repo/tools/stages" list 2>&1)" || die "${listed#stages: }"
 fi
-mkdir -p "$out" || die "cannot create --out '$out'"
-out="$(cd "$out" && pwd)"
-[[ "$bin_dir" == /* ]] || bin_dir="$repo/$bin_dir"
+mapfile -t stages <<<"$listed"
+[[ -n "${stages[0]:-}" ]] || die "no stage folders with a manifest in $STAGES_DIR"
+# Each stage's manifest fields, read once: track, campaign scene, estimator, tolerance.
+manifest_table="$(STAGES_PROGRAM=stages "$repo/tools/stages" table 2>&1)" || die "${manifest_table#stages: }"
+declare -A track_of=() estimator_of=() tolerance_of=()
+while read -r name track estimator tolerance; do
+    track_of[$name]="$track" estimator_of[$name]="$estimator" tolerance_of[$name]="$tolerance"
+done < <(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) column[$i] = i; next }
+    { e = $column["estimator"]; print $column["stage"], $column["track"], (e == "" ? "-" : e), $column["max-differing-percent"] }' \
+    <<<"$manifest_table")
+is_pt_stage() { [[ "${track_of[$1]:-}" == pt ]]; }
+[[ "$out" == /* ]] || out="$repo/$out"
 
 # --- tools -------------------------------------------------------------------------------
 if [[ "$build" -eq 1 && -z "$hosts" ]]; then
@@ -169,15 +145,37 @@ fi
 # else one line with the command to run (tools/install-deps.sh, shared with make and CI).
 INSTALL_DEPS_SKIP_STB="$skip_stb" "$repo/tools/install-deps.sh" run || exit 2
 
+# The tables: the reference data regenerates the READMEs' blocks (--reference); a user's runs get
+# their own summaries and OUT/README.md with the reference GPUs beside theirs, and no tracked
+# file changes.
+update_reports() {
+    if [[ "$1" == "$repo/results/reference" ]]; then
+        python3 tools/update_readmes.py --results "$1" || echo "run.sh: README update failed" >&2
+    else
+        python3 tools/update_readmes.py --results "$1" --results-only --compare-with "$repo/results/reference" \
+            || echo "run.sh: the summaries failed" >&2
+    fi
+}
+plot_reports() {
+    python3 tools/plot.py "$1" || echo "run.sh: plots failed" >&2
+    if [[ "$2" == "$repo/results/reference" ]]; then
+        python3 tools/plot.py --compare "$2" || echo "run.sh: the comparison of GPUs failed" >&2
+    else
+        python3 tools/plot.py --compare "$2" --with "$repo/results/reference" \
+            || echo "run.sh: the comparison of GPUs failed" >&2
+    fi
+}
+
 # --- other machines ----------------------------------------------------------------------
 if [[ -n "$hosts" ]]; then
     RUN_FORWARD=''
     [[ ${#forward[@]} -eq 0 ]] || printf -v RUN_FORWARD '%q ' "${forward[@]}"
+    mkdir -p "$out" || die "cannot create --out '$out'"
     export RUN_FORWARD RUN_OUT="$out" RUN_SSH="${RUN_SSH:-ssh}"
     status=0
     grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$hosts" |
         parallel --will-cite -j0 -u "$repo/tools/remote-campaign.sh" {} || status=$?
-    python3 tools/update_readmes.py --results "$out" $([[ "$out" == "$repo/results" ]] || echo --results-only)
+    update_reports "$out"
     [[ "$status" -eq 0 ]] || { echo "run.sh: $status host(s) failed, see above" >&2; exit 1; }
     exit 0
 fi
@@ -196,14 +194,18 @@ slug="$("$repo/tools/slug.sh" "$gpu_name")"
 ngpus="$(wc -l <"$tmp/gpus")"
 if [[ "$build" -eq 1 ]]; then make -j"$(nproc)" || die "make failed"; fi
 
-stages=()
-while IFS= read -r path; do
-    name="$(basename "$path")"
-    stage_selected "$name" "$stages_spec" && stages+=("$name")
-done < <("$repo/tools/list-stages.sh" "$bin_dir")
-[[ ${#stages[@]} -gt 0 ]] || die "no stage executables in $bin_dir${stages_spec:+ for --stages $stages_spec}"
+# Every stage named must have been built: refused before anything is written.
+missing=()
+for stage in "${stages[@]}"; do
+    [[ -f "$bin_dir/$stage" && -x "$bin_dir/$stage" ]] || missing+=("$stage")
+done
+if [[ ${#missing[@]} -gt 0 ]]; then
+    die "no executable in $bin_dir for ${missing[*]}: run make (or time other stages with --stages)"
+fi
 
 # --- results folder ----------------------------------------------------------------------
+mkdir -p "$out" || die "cannot create --out '$out'"
+out="$(cd "$out" && pwd)"
 dir="$out/$slug"
 header='order,run,stage,host,gpu,gpu_uuid,width,height,spheres,block,host_memory,metric,value,unit,status'
 mkdir -p "$dir"
@@ -228,10 +230,9 @@ if [[ "$verify" -eq 1 ]]; then
     first_gpu="$(head -n1 "$tmp/gpus" | cut -d, -f1)"
     # Each track against its own reference, made once: the main track on scenes/quick.scene
     # against build/cpu-reference, the path-tracing track on scenes/pt-quick.scene against
-    # build/pt-reference (bit for bit unless the stage's folder states a bound), with the
-    # estimator the stage renders with: the line "estimator: NAME" of its --help
-    # (common/pathtrace/SPEC.md section 6; path when it names none, as stages built before
-    # estimators existed), one reference image per estimator.
+    # build/pt-reference with the estimator the stage's manifest names (common/pathtrace/SPEC.md
+    # section 6), one reference image per estimator; bit for bit unless the manifest's
+    # max-differing-percent allows more.
     main_count=0 pt_count=0
     for stage in "${stages[@]}"; do
         if is_pt_stage "$stage"; then pt_count=$((pt_count + 1)); else main_count=$((main_count + 1)); fi
@@ -243,16 +244,10 @@ if [[ "$verify" -eq 1 ]]; then
         "$bin_dir/cpu-reference" --scene scenes/quick.scene --output "$tmp/reference.png" >/dev/null \
             || die "build/cpu-reference failed; cannot verify (use --no-verify to time anyway)"
     fi
-    . "$repo/tools/stage-estimator.sh"   # stage_estimator
-    declare -A pt_estimator=()   # stage -> its estimator
     if [[ "$pt_count" -gt 0 ]]; then
         what+=("$pt_count path-tracing stage(s) on scenes/pt-quick.scene against build/pt-reference")
         scenes+=("scenes/pt-quick.scene")
-        for stage in "${stages[@]}"; do
-            is_pt_stage "$stage" || continue
-            pt_estimator[$stage]="$(stage_estimator "$bin_dir/$stage" "$timeout_s")"
-        done
-        for estimator in $(printf '%s\n' "${pt_estimator[@]}" | sort -u); do
+        for estimator in $(for stage in "${stages[@]}"; do is_pt_stage "$stage" && echo "${estimator_of[$stage]}"; done | sort -u); do
             "$bin_dir/pt-reference" --scene scenes/pt-quick.scene --estimator "$estimator" \
                 --output "$tmp/pt-reference-$estimator.png" >/dev/null \
                 || die "build/pt-reference --estimator $estimator failed; cannot verify the path-tracing stages (use --no-verify to time anyway)"
@@ -268,17 +263,13 @@ if [[ "$verify" -eq 1 ]]; then
     for stage in "${stages[@]}"; do
         line='' estimator=''
         if is_pt_stage "$stage"; then
-            estimator="${pt_estimator[$stage]}"
-            verify_scene=scenes/pt-quick.scene reference="$tmp/pt-reference-$estimator.png" tolerance=0
+            estimator="${estimator_of[$stage]}"
+            verify_scene=scenes/pt-quick.scene reference="$tmp/pt-reference-$estimator.png"
         else
-            verify_scene=scenes/quick.scene reference="$tmp/reference.png" tolerance=0.01
+            verify_scene=scenes/quick.scene reference="$tmp/reference.png"
         fi
-        # A stage that changes the arithmetic on purpose states its bound in its folder.
-        tolerance_file="${RUN_STAGES_DIR:-$repo/stages}/$stage/max-differing-percent"
-        if [[ -f "$tolerance_file" ]]; then
-            tolerance="$(tr -d '[:space:]' <"$tolerance_file")"
-            [[ "$tolerance" =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "$tolerance_file: '$tolerance' is not a percentage"
-        fi
+        # 0 unless the stage changes the arithmetic on purpose (its manifest states the bound).
+        tolerance="${tolerance_of[$stage]}"
         if CUDA_VISIBLE_DEVICES="$first_gpu" timeout -k 5 "$timeout_s" "$bin_dir/$stage" \
                 --scene "$verify_scene" --output "$tmp/$stage.png" >/dev/null 2>"$tmp/$stage.err" \
             && line="$("$bin_dir/compare-images" "$reference" "$tmp/$stage.png" --max-differing-percent "$tolerance")"; then
@@ -317,11 +308,8 @@ trap - INT TERM
 rm -rf "$dir"/.tmp.* "$dir/.progress" "$dir/.lock"
 
 # --- reports (python3 is there: tools/install-deps.sh saw to it) ------------------------
-python3 tools/plot.py "$dir" || echo "run.sh: plots failed" >&2
-python3 tools/plot.py --compare "$out" || echo "run.sh: the comparison of GPUs failed" >&2
-readme_args=(--results "$out")
-[[ "$out" == "$repo/results" ]] || readme_args+=(--results-only)
-python3 tools/update_readmes.py "${readme_args[@]}" || echo "run.sh: README update failed" >&2
+plot_reports "$dir" "$out"
+update_reports "$out"
 status=0
 failed_runs="$(awk -F',' -v o="$offset" 'NR > 1 && $15 == "failed" && $1 > o { printf "  %s run %s: %s\n", $3, $2, $13 }' "$dir/runs.csv")"
 if [[ -n "$failed_runs" ]]; then

@@ -12,12 +12,12 @@ int main(int argc, char **argv)
 {
     struct options options;
     char error[OPTIONS_ERROR_BYTES];
-    if (options_parse(argc, argv, OPTION_THREADS, &options, error, sizeof error)) {
+    if (options_parse(argc, argv, "--threads", &options, error, sizeof error)) {
         fprintf(stderr, "%s: error: %s (see --help)\n", program, error);
         return 2;
     }
     if (options.help) {
-        options_print_usage(stdout, program, OPTION_THREADS, NULL, 0);
+        options_print_usage(stdout, program, "--threads", NULL, 0);
         return 0;
     }
     if (!options.output_path) {

@@ -38,6 +38,71 @@ static const char *resolve_default_scene(const char *relative)
     return relative;
 }
 
+/* The options beyond those every program takes, as bits of the set a program accepts. */
+enum option_bit {
+    OPTION_GPU = 1 << 0,             /* --csv, --device */
+    OPTION_BLOCK = 1 << 1,           /* --block WxH */
+    OPTION_THREADS = 1 << 2,         /* --threads N (the CPU references) */
+    OPTION_RAYS_PER_THREAD = 1 << 3, /* --rays-per-thread N */
+    OPTION_FRAMES = 1 << 4,          /* --frames N (steady state) */
+    OPTION_SAMPLES = 1 << 5,         /* --samples N: the path-tracing track (its default scene too) */
+    OPTION_RECORD = 1 << 6,          /* --record DIR, --record-segment K */
+    OPTION_TILES = 1 << 7,           /* --tiles N */
+    OPTION_ESTIMATOR = 1 << 8,       /* --estimator NAME (build/pt-reference) */
+};
+
+static const struct {
+    const char *name;
+    unsigned bit;
+} option_names[] = {
+    {"--csv", OPTION_GPU},
+    {"--device", OPTION_GPU},
+    {"--block", OPTION_BLOCK},
+    {"--threads", OPTION_THREADS},
+    {"--rays-per-thread", OPTION_RAYS_PER_THREAD},
+    {"--frames", OPTION_FRAMES},
+    {"--samples", OPTION_SAMPLES},
+    {"--record", OPTION_RECORD},
+    {"--tiles", OPTION_TILES},
+    {"--estimator", OPTION_ESTIMATOR},
+};
+
+static unsigned option_bit_of(const char *name, size_t length)
+{
+    for (size_t i = 0; i < sizeof option_names / sizeof *option_names; ++i)
+        if (strlen(option_names[i].name) == length && strncmp(option_names[i].name, name, length) == 0)
+            return option_names[i].bit;
+    return 0;
+}
+
+int options_known(const char *name)
+{
+    return option_bit_of(name, strlen(name)) != 0;
+}
+
+/* The bits of a list of names. A name no program may take is a mistake in the program (or in a
+ * stage's manifest, which tools/stages check should have caught): said once, and the program
+ * ends. */
+static unsigned accepted_bits(const char *accepted)
+{
+    unsigned bits = 0;
+    for (const char *word = accepted ? accepted : ""; *word;) {
+        size_t length = strcspn(word, " \t");
+        if (length > 0) {
+            unsigned bit = option_bit_of(word, length);
+            if (!bit) {
+                fprintf(stderr, "error: this program accepts '%.*s', which is no option (common/options.h)\n",
+                        (int)length, word);
+                exit(1);
+            }
+            bits |= bit;
+        }
+        word += length;
+        word += strspn(word, " \t");
+    }
+    return bits;
+}
+
 #define MAX_BLOCK_SIDE 1024
 #define MAX_DEVICE_INDEX 1024
 #define MAX_THREADS 4096
@@ -97,9 +162,10 @@ static int needs_value(int argc, char **argv, int i, char *error, size_t error_s
     return 0;
 }
 
-int options_parse(int argc, char **argv, unsigned accepted, struct options *o, char *error,
-                  size_t error_size)
+int options_parse(int argc, char **argv, const char *accepted_names, struct options *o,
+                  char *error, size_t error_size)
 {
+    unsigned accepted = accepted_bits(accepted_names);
     memset(o, 0, sizeof *o);
     o->scene_path = (accepted & OPTION_SAMPLES) ? OPTIONS_DEFAULT_PT_SCENE : OPTIONS_DEFAULT_SCENE;
     o->record_segment = -1;
@@ -235,7 +301,7 @@ int options_parse(int argc, char **argv, unsigned accepted, struct options *o, c
             return -1;
         } else if (strcmp(arg, "--tiles") == 0) {
             snprintf(error, error_size,
-                     "option --tiles is not available in this stage (stage p08a renders in tiles)");
+                     "option --tiles is not available in this stage (its --help lists its options)");
             return -1;
         } else if (strcmp(arg, "--estimator") == 0) {
             snprintf(error, error_size,
@@ -283,9 +349,10 @@ int options_parse(int argc, char **argv, unsigned accepted, struct options *o, c
     return 0;
 }
 
-void options_print_usage(FILE *out, const char *program, unsigned accepted,
+void options_print_usage(FILE *out, const char *program, const char *accepted_names,
                          const char *default_block, int default_rays_per_thread)
 {
+    unsigned accepted = accepted_bits(accepted_names);
     fprintf(out, "usage: %s [options]\n\noptions:\n", program);
     fprintf(out,
             "  --scene FILE    scene to render (default %s; started outside the\n"

@@ -10,21 +10,17 @@ extern "C" {
 #endif
 
 #define OPTIONS_DEFAULT_SCENE "scenes/benchmark.scene"
-#define OPTIONS_DEFAULT_PT_SCENE "scenes/pt-benchmark.scene" /* with OPTION_SAMPLES */
+#define OPTIONS_DEFAULT_PT_SCENE "scenes/pt-benchmark.scene" /* with --samples */
 #define OPTIONS_ERROR_BYTES 512
 
-/* Which options a program accepts. */
-enum option_set {
-    OPTION_GPU = 1 << 0,     /* --csv, --device */
-    OPTION_BLOCK = 1 << 1,   /* --block WxH */
-    OPTION_THREADS = 1 << 2, /* --threads N (CPU reference) */
-    OPTION_RAYS_PER_THREAD = 1 << 3, /* --rays-per-thread N */
-    OPTION_FRAMES = 1 << 4,          /* --frames N (steady state) */
-    OPTION_SAMPLES = 1 << 5, /* --samples N: the path-tracing track (its default scene too) */
-    OPTION_RECORD = 1 << 6,  /* --record DIR, --record-segment K (path-tracing stages) */
-    OPTION_TILES = 1 << 7,   /* --tiles N: the frame in N x N tiles (stage p08a) */
-    OPTION_ESTIMATOR = 1 << 8, /* --estimator NAME (the path-tracing track's CPU reference) */
-};
+/* Which options a program accepts, beyond --scene, --size, --output and --help, which every
+ * program takes: a list of option names separated by spaces, e.g. "--csv --device --block".
+ * The names: --csv, --device (every stage), --block, --rays-per-thread, --frames (main stages
+ * whose manifest names them), --samples (the path-tracing track), --record (with
+ * --record-segment), --tiles (path-tracing stages whose manifest names them), --threads (the CPU
+ * references), --estimator (build/pt-reference). A stage's list is its track's and its
+ * manifest's (common/stage_main.c). */
+#define OPTIONS_GPU "--csv --device"
 
 #define OPTIONS_MAX_RAYS_PER_THREAD 64
 #define OPTIONS_MAX_FRAMES 10000
@@ -53,13 +49,16 @@ struct options {
 };
 
 /* 0, or -1 with a one-line message in error. */
-int options_parse(int argc, char **argv, unsigned accepted, struct options *options, char *error,
-                  size_t error_size);
+int options_parse(int argc, char **argv, const char *accepted, struct options *options,
+                  char *error, size_t error_size);
+
+/* 1 when name is an option that a program may list in `accepted` (e.g. a manifest's), else 0. */
+int options_known(const char *name);
 
 /* Parses "WxH" (whole numbers, no sign); 0 or -1. The caller checks the range. */
 int options_parse_size(const char *text, long long *width, long long *height);
 
-void options_print_usage(FILE *out, const char *program, unsigned accepted,
+void options_print_usage(FILE *out, const char *program, const char *accepted,
                          const char *default_block, int default_rays_per_thread);
 
 #ifdef __cplusplus

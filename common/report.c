@@ -6,14 +6,20 @@
 #include <time.h>
 
 static const char *const phase_names[PHASE_COUNT] = {
-    "host_allocation", "device_allocation", "host_to_device", "kernel",
+    "host_allocation", "device_allocation", "host_to_device", "build", "kernel",
     "device_to_host",  "device_free",       "host_free",
 };
 
 static const char *const phase_titles[PHASE_COUNT] = {
-    "Host mem. alloc.",      "Device mem. alloc.", "HtoD mem. transfer", "CUDA kernel",
-    "DtoH mem. transfer",    "Device mem. free",   "Host mem. free",
+    "Host mem. alloc.",   "Device mem. alloc.", "HtoD mem. transfer", "Acceleration build",
+    "CUDA kernel",        "DtoH mem. transfer", "Device mem. free",   "Host mem. free",
 };
+
+/* Whether a phase is in the report: all of the study's, and the build where a stage has one. */
+static int phase_reported(const struct report *report, int phase)
+{
+    return phase != PHASE_BUILD || report->build_timed;
+}
 
 void report_init(struct report *report, const char *stage)
 {
@@ -40,6 +46,7 @@ double timer_now_us(void)
 void report_phase_since(struct report *report, enum phase phase, double start_us)
 {
     report->phase_us[phase] += timer_now_us() - start_us;
+    report->build_timed |= phase == PHASE_BUILD;
 }
 
 static struct report_extra *extra_named(struct report *report, const char *name)
@@ -66,6 +73,7 @@ double report_part_since(struct report *report, enum phase phase, const char *pa
     double now = timer_now_us();
     double elapsed = now - start_us;
     report->phase_us[phase] += elapsed;
+    report->build_timed |= phase == PHASE_BUILD;
     struct report_extra *extra = extra_named(report, part);
     extra->value += elapsed;
     extra->unit = "us";
@@ -113,7 +121,8 @@ void report_print_text(const struct report *r, FILE *out)
     fprintf(out, "image %dx%d, %d spheres, %dx%d threads per block, %s host memory\n\n", r->width,
             r->height, r->spheres, r->block_x, r->block_y, r->host_memory);
     for (int p = 0; p < PHASE_COUNT; ++p)
-        fprintf(out, "%12.0f microseconds\t\t%s\n", floor(r->phase_us[p]), phase_titles[p]);
+        if (phase_reported(r, p))
+            fprintf(out, "%12.0f microseconds\t\t%s\n", floor(r->phase_us[p]), phase_titles[p]);
     fprintf(out, "%12.0f microseconds\t\tTotal time\n\n", report_total_us(r));
     for (int k = 0; k < r->extra_count; ++k) {
         const struct report_extra *e = &r->extras[k];
@@ -156,7 +165,8 @@ void report_print_csv(const struct report *r, FILE *out)
 {
     report_print_csv_header(out);
     for (int p = 0; p < PHASE_COUNT; ++p)
-        csv_row(r, out, phase_names[p], "%.0f", floor(r->phase_us[p]), "us");
+        if (phase_reported(r, p))
+            csv_row(r, out, phase_names[p], "%.0f", floor(r->phase_us[p]), "us");
     csv_row(r, out, "total", "%.0f", report_total_us(r), "us");
     csv_row(r, out, "kernel_events", "%.1f", r->kernel_event_us, "us");
     csv_row(r, out, "context_creation", "%.0f", floor(r->context_creation_us), "us");

@@ -12,6 +12,7 @@ enum phase {
     PHASE_HOST_ALLOCATION,
     PHASE_DEVICE_ALLOCATION,
     PHASE_HOST_TO_DEVICE,
+    PHASE_BUILD, /* an acceleration structure's build (stages 22 on); reported only when timed */
     PHASE_KERNEL,
     PHASE_DEVICE_TO_HOST,
     PHASE_DEVICE_FREE,
@@ -40,6 +41,7 @@ struct report {
     const char *host_memory; /* "pageable", "pinned" or "unknown" */
 
     double phase_us[PHASE_COUNT];
+    int build_timed; /* whether the stage timed PHASE_BUILD: only then is it reported */
     double kernel_event_us;
     double context_creation_us;
     double image_write_us; /* < 0: no image written */

@@ -178,16 +178,34 @@ SPEC_FN float spec_shadow(const struct spec_world *world, struct spec_vec3 origi
     return 1.0f;
 }
 
+/* The same answers through a hierarchy of boxes, for scenes of many spheres. */
+#include "spec_bvh.h"
+
+/* spec_closest_hit or spec_shadow, through bvh where there is one (NULL: every sphere). */
+SPEC_FN int spec_find_closest_hit(const struct spec_world *world, const struct spec_bvh *bvh,
+                                  struct spec_vec3 origin, struct spec_vec3 direction, float *t)
+{
+    return bvh ? spec_bvh_closest_hit(world, bvh, origin, direction, t)
+               : spec_closest_hit(world, origin, direction, t);
+}
+
+SPEC_FN float spec_find_shadow(const struct spec_world *world, const struct spec_bvh *bvh,
+                               struct spec_vec3 origin, struct spec_vec3 direction)
+{
+    return bvh ? spec_bvh_shadow(world, bvh, origin, direction) : spec_shadow(world, origin, direction);
+}
+
 /* The colour of pixel (i, j) as the float the frame buffer holds (0..255.999), and the number
  * of rays traced for it (1 primary, +1 shadow +1 reflection on a hit, +1 shadow when the
- * reflection hits). */
-SPEC_FN struct spec_vec3 spec_trace_pixel(const struct spec_world *world, int i, int j, int width,
-                                          int height, int *rays)
+ * reflection hits). With a hierarchy (bvh, not NULL) the hits are looked up through it, with the
+ * same results. */
+SPEC_FN struct spec_vec3 spec_trace_pixel(const struct spec_world *world, const struct spec_bvh *bvh,
+                                          int i, int j, int width, int height, int *rays)
 {
     struct spec_vec3 origin = world->camera;
     struct spec_vec3 direction = spec_primary_direction(i, j, width, height, origin);
     float t;
-    int hit = spec_closest_hit(world, origin, direction, &t);
+    int hit = spec_find_closest_hit(world, bvh, origin, direction, &t);
     *rays = 1;
     if (hit < 0)
         return world->background;
@@ -202,11 +220,11 @@ SPEC_FN struct spec_vec3 spec_trace_pixel(const struct spec_world *world, int i,
         spec_norm(spec_sub(from_light, spec_scale(2.0f * spec_dot(from_light, normal), normal)));
 
     struct spec_vec3 lifted = spec_add(point, spec_scale(SPEC_SURFACE_OFFSET, normal));
-    float shadow = spec_shadow(world, lifted, spec_sub(world->light_position, lifted));
+    float shadow = spec_find_shadow(world, bvh, lifted, spec_sub(world->light_position, lifted));
 
     struct spec_vec3 reflected;
     float t_reflection;
-    int reflection_hit = spec_closest_hit(world, lifted, mirrored, &t_reflection);
+    int reflection_hit = spec_find_closest_hit(world, bvh, lifted, mirrored, &t_reflection);
     *rays += 2;
     if (reflection_hit >= 0) {
         const struct spec_sphere *other = &world->spheres[reflection_hit];
@@ -215,7 +233,7 @@ SPEC_FN struct spec_vec3 spec_trace_pixel(const struct spec_world *world, int i,
         struct spec_vec3 q_lifted = spec_add(q, spec_scale(SPEC_SURFACE_OFFSET, q_normal));
         struct spec_vec3 q_to_light =
             spec_add(spec_sub(world->light_position, q), spec_scale(SPEC_SURFACE_OFFSET, q_normal));
-        float reflection_shadow = spec_shadow(world, q_lifted, q_to_light);
+        float reflection_shadow = spec_find_shadow(world, bvh, q_lifted, q_to_light);
         reflected = spec_scale(reflection_shadow, other->colour);
         *rays += 1;
     } else {

@@ -1,5 +1,6 @@
-/* What a stage is: its render.cu defines stage_info and stage_render(); everything around the
- * rendering (options, scene, checks, the report, the image file) is common/stage_main.c. */
+/* A stage of the main track: its render.cu defines stage_info (stage_info.h) and stage_render();
+ * everything around the rendering (options, scene, checks, the report, the image file) is
+ * common/stage_main.c with the track's half, common/main_track.c. */
 #ifndef STAGE_H
 #define STAGE_H
 
@@ -9,22 +10,11 @@
 #include "options.h"
 #include "report.h"
 #include "scene.h"
+#include "stage_info.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-struct stage_info {
-    const char *name;            /* the folder name, e.g. "01-base" */
-    const char *lesson;          /* one line for --help */
-    int max_spheres;             /* what the stage's data structures hold */
-    const char *max_spheres_why; /* e.g. "its per-thread distance array" */
-    int block_x, block_y;        /* default threads per block */
-    int block_is_option;         /* whether --block may change it */
-    unsigned extra_options;      /* OPTION_RAYS_PER_THREAD, OPTION_FRAMES (options.h); 0: none */
-    int rays_per_thread;         /* default of --rays-per-thread where the stage takes it */
-    int max_block_threads;       /* the kernel's __launch_bounds__, if any; 0: the GPU's 1024 */
-};
 
 struct render_job {
     const struct scene *scene;
@@ -36,8 +26,6 @@ struct render_job {
     int frames;              /* --frames, 1 unless the stage takes it */
 };
 
-extern const struct stage_info stage_info;
-
 /* Renders job->scene, timing each phase into job->report; calls render_job_frame_ready() once
  * the frame is back on the host and before host memory is freed. */
 void stage_render(struct render_job *job);
@@ -46,12 +34,6 @@ void stage_render(struct render_job *job);
 void render_job_frame_ready(struct render_job *job, const float *rgb);
 /* The same for a stage whose kernel already wrote 8-bit RGB (SPEC.md's output rule applied). */
 void render_job_frame_ready_rgb8(struct render_job *job, const unsigned char *rgb);
-
-/* malloc that ends the program with a clear message (and status 1) when memory runs out. */
-void *host_alloc_or_exit(size_t bytes, const char *what);
-
-/* Counts the rays SPEC.md traces for this image (common/ray_count.cu, outside the timing). */
-unsigned long long gpu_count_rays(const struct scene *scene, int width, int height);
 
 #ifdef __cplusplus
 }

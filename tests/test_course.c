@@ -6,7 +6,13 @@
  * a command that reads an image a GPU-only command would have written, when that image is
  * missing. `make` goals other than diff and profile run as `make -n` (make test inside make test
  * would recurse). A line ending in "# fails: TEXT" must fail with TEXT on stderr. /tmp/ in a
- * command becomes a fresh folder. Run from the repository root. */
+ * command becomes a fresh folder.
+ * The guide is kept current by two more checks: every stage that `tools/stages list` prints is
+ * named by the parenthesised list of some "## Session N: ..." heading (items: a stage id such as
+ * 07, 07a or p08, a folder name, or FIRST-LAST: every stage from FIRST to LAST in the list's
+ * order), and the guide holds the block between <!-- stages:begin --> and <!-- stages:end -->
+ * that tools/update_readmes.py generates from the manifests, up to date. Each check is shown to
+ * fail on a made-up guide. Run from the repository root. */
 #include "test_support.h"
 
 #define GUIDE "COURSE.md"
@@ -30,12 +36,12 @@ static int read_commands(const char *path, struct command *commands, int max)
     test_read_file(path, guide, sizeof guide);
     int count = 0, in_block = 0;
     for (char *line = strtok(guide, "\n"); line; line = strtok(NULL, "\n")) {
+        while (*line == ' ') /* a block may be indented, inside a list item */
+            line++;
         if (strncmp(line, "```", 3) == 0) {
             in_block = !in_block && strcmp(line, "```sh") == 0;
             continue;
         }
-        while (*line == ' ')
-            line++;
         if (!in_block || *line == '\0' || *line == '#')
             continue;
         assert_true(count < max);
@@ -179,11 +185,329 @@ static void test_the_checker_rejects_what_it_should(void **state)
     assert_string_equal(run, expected);
 }
 
+/* ---- Every stage in a session's heading ------------------------------------------------- */
+
+#define STAGES_READER "tools/stages"
+#define MAX_STAGES 128
+#define SESSION_HEADING "## Session "
+
+struct stage_list {
+    int count;
+    char names[MAX_STAGES][64];
+};
+
+/* The stages in course order, as `tools/stages list` prints them. */
+static void list_stages(struct stage_list *list)
+{
+    struct command_result *r = run_shell(STAGES_READER " list");
+    assert_int_equal(r->exit_code, 0);
+    list->count = 0;
+    for (char *line = strtok(r->out, "\n"); line; line = strtok(NULL, "\n")) {
+        assert_true(list->count < MAX_STAGES && strlen(line) < sizeof list->names[0]);
+        snprintf(list->names[list->count++], sizeof list->names[0], "%s", line);
+    }
+    assert_true(list->count > 0);
+}
+
+/* The position in list of the stage that id names (`tools/stages resolve`: 7, 07, 07a, p8, p08,
+ * a folder name), or -1. */
+static int stage_position(const char *id, const struct stage_list *list)
+{
+    if (!*id || strspn(id, "abcdefghijklmnopqrstuvwxyz0123456789-") != strlen(id))
+        return -1;
+    struct command_result *r = run_shell(STAGES_READER " resolve '%s' 2>/dev/null", id);
+    if (r->exit_code != 0)
+        return -1;
+    r->out[strcspn(r->out, "\n")] = '\0';
+    for (int k = 0; k < list->count; k++)
+        if (strcmp(list->names[k], r->out) == 0)
+            return k;
+    return -1;
+}
+
+/* Marks in covered the stages one item of a heading names: a stage, or FIRST-LAST, every stage
+ * from FIRST to LAST in course order. 0, or -1 with why. */
+static int mark_item(const char *item, const struct stage_list *list, int *covered, char *why,
+                     size_t size)
+{
+    int k = stage_position(item, list);
+    if (k >= 0) {
+        covered[k] = 1;
+        return 0;
+    }
+    for (const char *dash = strchr(item, '-'); dash; dash = strchr(dash + 1, '-')) {
+        char first[64];
+        snprintf(first, sizeof first, "%.*s", (int)(dash - item), item);
+        int from = stage_position(first, list), to = from < 0 ? -1 : stage_position(dash + 1, list);
+        if (from < 0 || to < 0)
+            continue;
+        if (from > to) {
+            snprintf(why, size, "'%s' runs backwards (%s comes after %s)", item, list->names[from],
+                     list->names[to]);
+            return -1;
+        }
+        for (int s = from; s <= to; s++)
+            covered[s] = 1;
+        return 0;
+    }
+    snprintf(why, size, "'%s' names no stage (tools/stages resolve) and no range FIRST-LAST of stages",
+             item);
+    return -1;
+}
+
+/* Marks the stages of one session heading's parenthesised list, "(stages 07, 07a-07f, 11)" at
+ * its end. 0, or -1 with why. */
+static int mark_heading(const char *heading, const struct stage_list *list, int *covered, char *why,
+                        size_t size)
+{
+    char text[512];
+    snprintf(text, sizeof text, "%s", heading);
+    size_t length = strlen(text);
+    while (length && (text[length - 1] == ' ' || text[length - 1] == '\r'))
+        text[--length] = '\0';
+    char *open = strrchr(text, '(');
+    if (!length || text[length - 1] != ')' || !open) {
+        snprintf(why, size, "the heading does not end with its stages in parentheses, e.g. (stages 07, 07a-07f)");
+        return -1;
+    }
+    text[length - 1] = '\0';
+    char *items = open + 1;
+    if (strncmp(items, "stages ", 7) == 0)
+        items += 7;
+    else if (strncmp(items, "stage ", 6) == 0)
+        items += 6;
+    else {
+        snprintf(why, size, "its parentheses do not start with 'stage' or 'stages'");
+        return -1;
+    }
+    char *save = NULL;
+    for (char *item = strtok_r(items, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        while (*item == ' ')
+            item++;
+        for (char *end = item + strlen(item); end > item && end[-1] == ' '; *--end = '\0')
+            ;
+        if (mark_item(item, list, covered, why, size))
+            return -1;
+    }
+    return 0;
+}
+
+/* Writes into report what is wrong with the session headings of the guide at path, one problem
+ * a line: a heading without its list, an item that names no stage, a guide without sessions,
+ * and every stage that no heading names. Returns the number of problems. */
+static int heading_problems(const char *path, char *report, size_t size)
+{
+    static char guide[256 * 1024];
+    static struct stage_list list;
+    int covered[MAX_STAGES] = {0}, problems = 0, sessions = 0;
+    list_stages(&list);
+    test_read_file(path, guide, sizeof guide);
+    report[0] = '\0';
+    char *save = NULL;
+    for (char *line = strtok_r(guide, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (strncmp(line, SESSION_HEADING, strlen(SESSION_HEADING)) != 0)
+            continue;
+        sessions++;
+        char why[512];
+        if (mark_heading(line, &list, covered, why, sizeof why)) {
+            snprintf(report + strlen(report), size - strlen(report), "%s: '%.120s': %s\n", path, line, why);
+            problems++;
+        }
+    }
+    if (!sessions) {
+        snprintf(report + strlen(report), size - strlen(report), "%s: no '" SESSION_HEADING "N: ...' heading\n",
+                 path);
+        problems++;
+    }
+    for (int k = 0; k < list.count; k++)
+        if (!covered[k]) {
+            snprintf(report + strlen(report), size - strlen(report),
+                     "%s: no session heading names stage %s\n", path, list.names[k]);
+            problems++;
+        }
+    return problems;
+}
+
+static void test_every_stage_is_in_a_session_heading(void **state)
+{
+    (void)state;
+    static char report[16384];
+    if (heading_problems(GUIDE, report, sizeof report))
+        fail_msg("%s(name each stage in the parentheses of a session heading: 07, 07a, p08, a folder "
+                 "name, or a range such as 07a-07f)", report);
+}
+
+/* A file in folder with the given text; its path in path. */
+static void write_guide(const char *folder, const char *name, const char *text, char *path, size_t size)
+{
+    snprintf(path, size, "%s/%s", folder, name);
+    FILE *file = fopen(path, "w");
+    assert_non_null(file);
+    fputs(text, file);
+    assert_int_equal(fclose(file), 0);
+}
+
+/* The heading check fails where it should: on made-up guides, and on a copy of the guide in
+ * which the heading that names the last stage it covers is no longer a heading. */
+static void test_heading_check_fails_when_a_stage_is_missing(void **state)
+{
+    (void)state;
+    static char report[16384];
+    char *folder = make_temporary_folder();
+    char path[256];
+    /* Every stage, by ranges in course order from the first stage of each track (a folder name,
+     * an id) to its last (an id, a folder name): nothing to report, whatever stages there are. */
+    struct command_result *r = run_shell(
+        "printf '## Session 1: all (stages %%s-%%s, %%s-%%s)\\n' \"$(" STAGES_READER " list main | head -n 1)\" "
+        "\"$(" STAGES_READER " get \"$(" STAGES_READER " list main | tail -n 1)\" id)\" "
+        "\"$(" STAGES_READER " get \"$(" STAGES_READER " list pt | head -n 1)\" id)\" "
+        "\"$(" STAGES_READER " list pt | tail -n 1)\"");
+    assert_int_equal(r->exit_code, 0);
+    write_guide(folder, "all.md", r->out, path, sizeof path);
+    if (heading_problems(path, report, sizeof report))
+        fail_msg("a guide naming every stage was refused:\n%s", report);
+    struct {
+        const char *text, *expected;
+    } bad[] = {
+        {"## Session 1: x (stages 01-20, p01-p09f)\n", "no session heading names stage 21-persistent-rows"},
+        {"## Session 1: x (stages 01-21, p01-p09e)\n", "no session heading names stage p09f-morton-sort"},
+        {"## Session 1: x (stages 01-21, p01-p09f, p99)\n", "'p99' names no stage"},
+        {"## Session 1: x (stages 21-01, p01-p09f)\n", "'21-01' runs backwards"},
+        {"## Session 1: x\n## Session 2: y (stages 01-21, p01-p09f)\n", "does not end with its stages"},
+        {"## Session 1: x (01-21, p01-p09f)\n", "do not start with 'stage'"},
+        {"# A guide without sessions\n", "no '## Session N: ...' heading"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        write_guide(folder, "bad.md", bad[k].text, path, sizeof path);
+        if (heading_problems(path, report, sizeof report) == 0 || !strstr(report, bad[k].expected))
+            fail_msg("guide %zu: expected '%s'; got: %s", k, bad[k].expected, report);
+    }
+    /* The real guide, with the heading(s) that name the last stage it covers made plain text. */
+    static char guide[256 * 1024], copy[256 * 1024];
+    static struct stage_list list;
+    list_stages(&list);
+    test_read_file(GUIDE, guide, sizeof guide);
+    int last = -1;
+    for (int pass = 0; pass < 2; pass++) {
+        copy[0] = '\0';
+        int demoted = 0;
+        for (char *line = guide; *line;) {
+            size_t n = strcspn(line, "\n");
+            char heading[512], why[512];
+            snprintf(heading, sizeof heading, "%.*s", (int)(n < 511 ? n : 511), line);
+            int covered[MAX_STAGES] = {0}, skip = 0;
+            if (strncmp(heading, SESSION_HEADING, strlen(SESSION_HEADING)) == 0 &&
+                mark_heading(heading, &list, covered, why, sizeof why) == 0) {
+                for (int k = 0; k < list.count; k++) {
+                    if (covered[k] && pass == 0 && k > last)
+                        last = k; /* the first pass finds the last stage a heading names */
+                    else if (covered[k] && pass == 1 && k == last)
+                        skip = 3; /* the second drops the "## " of the headings naming it */
+                }
+            }
+            demoted += skip != 0;
+            snprintf(copy + strlen(copy), sizeof copy - strlen(copy), "%.*s\n", (int)(n - skip), line + skip);
+            line += n + (line[n] == '\n');
+        }
+        assert_true(last >= 0);
+        assert_true(pass == 0 || demoted > 0);
+    }
+    write_guide(folder, "COURSE.md", copy, path, sizeof path);
+    char expected[128];
+    snprintf(expected, sizeof expected, "no session heading names stage %s\n", list.names[last]);
+    if (heading_problems(path, report, sizeof report) == 0 || !strstr(report, expected))
+        fail_msg("a guide without the heading of %s: expected '%s'; got: %s", list.names[last], expected,
+                 report);
+    remove_temporary_folder(folder);
+}
+
+/* ---- The generated table of questions ------------------------------------------------------ */
+
+#define BLOCK_BEGIN "<!-- stages:begin -->"
+#define BLOCK_END "<!-- stages:end -->"
+
+/* 0 when ROOT/COURSE.md holds the block tools/update_readmes.py generates from ROOT/stages/'s
+ * manifests and `update_readmes.py --check` does not call it stale; else 1 and why. extra: more
+ * arguments for update_readmes.py (e.g. --results DIR). */
+static int stages_block_problem(const char *root, const char *extra, char *why, size_t size)
+{
+    static char guide[256 * 1024];
+    char path[512];
+    snprintf(path, sizeof path, "%s/" GUIDE, root);
+    test_read_file(path, guide, sizeof guide);
+    const char *begin = strstr(guide, BLOCK_BEGIN), *end = begin ? strstr(begin, BLOCK_END) : NULL;
+    if (!begin || !end) {
+        snprintf(why, size, "%s has no block between " BLOCK_BEGIN " and " BLOCK_END
+                 " (python3 tools/update_readmes.py fills it from the manifests)", path);
+        return 1;
+    }
+    struct command_result *r =
+        run_shell("python3 tools/update_readmes.py --check --root '%s' %s", root, extra);
+    if (r->exit_code != 0 && r->exit_code != 1) {
+        snprintf(why, size, "tools/update_readmes.py --check failed (%d): %.400s", r->exit_code, r->err);
+        return 1;
+    }
+    if (strstr(r->err, "stale: " GUIDE "\n")) {
+        snprintf(why, size, "%s: the table of questions is stale: run python3 tools/update_readmes.py", path);
+        return 1;
+    }
+    return 0;
+}
+
+static void test_the_table_of_questions_is_generated_and_current(void **state)
+{
+    (void)state;
+    char why[1024];
+    if (stages_block_problem(".", "", why, sizeof why))
+        fail_msg("%s", why);
+}
+
+/* The same check on a root of its own: the stages' manifests (linked) and a copy of the guide,
+ * made current by update_readmes.py, then with a made-up row in its block, then without the
+ * block. */
+static void test_table_check_fails_when_it_should(void **state)
+{
+    (void)state;
+    char *folder = make_temporary_folder(), why[1024], extra[256];
+    assert_int_equal(run_shell("mkdir -p '%s/stages' '%s/results' && for s in $(" STAGES_READER " list); do "
+                               "mkdir '%s/stages/'$s && ln -s \"$PWD/stages/$s/manifest\" '%s/stages/'$s/; done",
+                               folder, folder, folder, folder)->exit_code, 0);
+    snprintf(extra, sizeof extra, "--results '%s/results'", folder);
+    static char guide[256 * 1024];
+    test_read_file(GUIDE, guide, sizeof guide);
+    char path[256];
+    write_guide(folder, GUIDE, guide, path, sizeof path);
+    assert_int_equal(run_shell("python3 tools/update_readmes.py --root '%s' %s", folder, extra)->exit_code, 0);
+    if (stages_block_problem(folder, extra, why, sizeof why))
+        fail_msg("a copy of the guide, regenerated: %s", why);
+    test_read_file(path, guide, sizeof guide);
+    /* A row the manifests do not make. */
+    static char changed[256 * 1024];
+    char *end = strstr(guide, BLOCK_END);
+    assert_non_null(end);
+    snprintf(changed, sizeof changed, "%.*s| made-up | row | here |\n%s", (int)(end - guide), guide, end);
+    write_guide(folder, GUIDE, changed, path, sizeof path);
+    assert_int_equal(stages_block_problem(folder, extra, why, sizeof why), 1);
+    assert_non_null(strstr(why, "the table of questions is stale"));
+    /* No block: update_readmes.py would leave the guide alone, so the check must say so itself. */
+    char *begin = strstr(guide, BLOCK_BEGIN);
+    assert_non_null(begin);
+    snprintf(changed, sizeof changed, "%.*s%s", (int)(begin - guide), guide, end + strlen(BLOCK_END));
+    write_guide(folder, GUIDE, changed, path, sizeof path);
+    assert_int_equal(stages_block_problem(folder, extra, why, sizeof why), 1);
+    assert_non_null(strstr(why, "has no block between"));
+    remove_temporary_folder(folder);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_command_of_the_guide),
         cmocka_unit_test(test_the_checker_rejects_what_it_should),
+        cmocka_unit_test(test_every_stage_is_in_a_session_heading),
+        cmocka_unit_test(test_heading_check_fails_when_a_stage_is_missing),
+        cmocka_unit_test(test_the_table_of_questions_is_generated_and_current),
+        cmocka_unit_test(test_table_check_fails_when_it_should),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

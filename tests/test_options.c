@@ -3,14 +3,17 @@
 
 #include "options.h"
 
-#define GPU_STAGE (OPTION_GPU)
-#define BLOCK_STAGE (OPTION_GPU | OPTION_BLOCK)
-#define RAYS_STAGE (OPTION_GPU | OPTION_BLOCK | OPTION_RAYS_PER_THREAD)
-/* The path-tracing track: its stages (common/pathtrace/pt_stage_main.c) and its CPU reference. */
-#define PT_STAGE (OPTION_GPU | OPTION_SAMPLES | OPTION_RECORD)
-#define PT_REFERENCE (OPTION_THREADS | OPTION_SAMPLES)
+/* What a program accepts, as common/stage_main.c builds it: every stage's options, its track's
+ * (common/main_track.c, common/pathtrace/pt_track.c) and its manifest's. */
+#define GPU_STAGE OPTIONS_GPU
+#define BLOCK_STAGE OPTIONS_GPU " --block"
+#define RAYS_STAGE OPTIONS_GPU " --block --rays-per-thread"
+/* The path-tracing track: a stage with a kernel per segment, and the track's CPU reference. */
+#define PT_STAGE OPTIONS_GPU " --samples --record"
+#define PT_REFERENCE "--threads --samples"
+#define CPU_REFERENCE "--threads"
 
-static int parse(unsigned accepted, struct options *o, char *error, int argc, ...)
+static int parse(const char *accepted, struct options *o, char *error, int argc, ...)
 {
     char *argv[16] = {"stage"};
     va_list args;
@@ -42,13 +45,13 @@ static void defaults(void **state)
     assert_int_equal(o.record_segment, -1);
 }
 
-/* With OPTION_SAMPLES (the path-tracing track) the default scene is the track's. */
+/* With --samples (the path-tracing track) the default scene is the track's. */
 static void path_tracing_defaults(void **state)
 {
     (void)state;
     struct options o;
     char error[OPTIONS_ERROR_BYTES];
-    const unsigned sets[] = {PT_STAGE, PT_REFERENCE};
+    const char *sets[] = {PT_STAGE, PT_REFERENCE};
     for (int k = 0; k < 2; ++k) {
         assert_int_equal(parse(sets[k], &o, error, 1), 0);
         assert_string_equal(o.scene_path, "scenes/pt-benchmark.scene");
@@ -59,8 +62,8 @@ static void path_tracing_defaults(void **state)
     }
     assert_int_equal(parse(PT_STAGE, &o, error, 3, "--scene", "x.scene"), 0);
     assert_string_equal(o.scene_path, "x.scene");
-    /* OPTION_RECORD alone does not change the default scene */
-    assert_int_equal(parse(OPTION_GPU | OPTION_RECORD, &o, error, 1), 0);
+    /* --record alone does not change the default scene */
+    assert_int_equal(parse(OPTIONS_GPU " --record", &o, error, 1), 0);
     assert_string_equal(o.scene_path, "scenes/benchmark.scene");
 }
 
@@ -136,7 +139,7 @@ static void every_option_is_read(void **state)
 }
 
 struct bad {
-    unsigned accepted;
+    const char *accepted;
     const char *args[3];
     const char *message;
 };
@@ -154,11 +157,11 @@ static const struct bad bad_cases[] = {
     {GPU_STAGE, {"--block", "32x32"}, "option --block is not available in this stage"},
     {BLOCK_STAGE, {"--block", "64x64"}, "--block '64x64' is not WIDTHxHEIGHT with 1 to 1024 threads"},
     {BLOCK_STAGE, {"--block", "0x8"}, "--block '0x8' is not WIDTHxHEIGHT with 1 to 1024 threads"},
-    {OPTION_THREADS, {"--csv"}, "option --csv is for the GPU stages; the CPU reference renders on the CPU"},
+    {CPU_REFERENCE, {"--csv"}, "option --csv is for the GPU stages; the CPU reference renders on the CPU"},
     {GPU_STAGE, {"--threads", "4"}, "option --threads is for the CPU reference; a stage renders on the GPU"},
-    {OPTION_THREADS, {"--threads", "99999999999999999999"}, "--threads '99999999999999999999' is out of range (1 to 4096)"},
+    {CPU_REFERENCE, {"--threads", "99999999999999999999"}, "--threads '99999999999999999999' is out of range (1 to 4096)"},
     {GPU_STAGE, {"--size", "99999999999999999999x4"}, "--size '99999999999999999999x4' is too large (each side at most 32768)"},
-    {OPTION_THREADS, {"--threads", "0"}, "--threads '0' is out of range (1 to 4096)"},
+    {CPU_REFERENCE, {"--threads", "0"}, "--threads '0' is out of range (1 to 4096)"},
     {RAYS_STAGE, {"--rays-per-thread"}, "option --rays-per-thread needs a value"},
     {RAYS_STAGE, {"--rays-per-thread", "0"}, "--rays-per-thread '0' is out of range (1 to 64)"},
     {RAYS_STAGE, {"--rays-per-thread", "65"}, "--rays-per-thread '65' is out of range (1 to 64)"},
@@ -168,7 +171,7 @@ static const struct bad bad_cases[] = {
     {RAYS_STAGE, {"--rays-per-thread", "99999999999999999999"}, "--rays-per-thread '99999999999999999999' is out of range (1 to 64)"},
     {BLOCK_STAGE, {"--rays-per-thread", "4"}, "option --rays-per-thread is not available in this stage"},
     {GPU_STAGE, {"--rays-per-thread"}, "option --rays-per-thread is not available in this stage"},
-    {OPTION_THREADS, {"--rays-per-thread", "4"}, "option --rays-per-thread is for the GPU stages"},
+    {CPU_REFERENCE, {"--rays-per-thread", "4"}, "option --rays-per-thread is for the GPU stages"},
     /* --samples: only the path-tracing track */
     {PT_STAGE, {"--samples"}, "option --samples needs a value"},
     {PT_STAGE, {"--samples", "0"}, "--samples '0' is out of range (1 to 65536)"},
@@ -180,7 +183,7 @@ static const struct bad bad_cases[] = {
     {PT_REFERENCE, {"--samples", ""}, "--samples '' is not a count from 1 to 65536"},
     {GPU_STAGE, {"--samples", "4"}, "option --samples is for the path-tracing track (build/pNN-*, build/pt-reference)"},
     {RAYS_STAGE, {"--samples", "4"}, "option --samples is for the path-tracing track"},
-    {OPTION_THREADS, {"--samples", "4"}, "option --samples is for the path-tracing track (build/pNN-*, build/pt-reference)"},
+    {CPU_REFERENCE, {"--samples", "4"}, "option --samples is for the path-tracing track (build/pNN-*, build/pt-reference)"},
     /* --record, --record-segment: only the path-tracing stages */
     {PT_STAGE, {"--record"}, "option --record needs a value"},
     {PT_STAGE, {"--record-segment"}, "option --record-segment needs a value"},
@@ -190,7 +193,7 @@ static const struct bad bad_cases[] = {
     {PT_REFERENCE, {"--record", "dir"}, "option --record is for the path-tracing stages (build/pNN-*), not the CPU reference"},
     {PT_REFERENCE, {"--record-segment", "1"}, "option --record-segment is for the path-tracing stages (build/pNN-*), not the CPU reference"},
     {GPU_STAGE, {"--record", "dir"}, "option --record is for the path-tracing"},
-    {OPTION_THREADS, {"--record-segment", "1"}, "option --record-segment is for the path-tracing"},
+    {CPU_REFERENCE, {"--record-segment", "1"}, "option --record-segment is for the path-tracing"},
     /* the main chain's options on a path-tracing stage */
     {PT_STAGE, {"--block", "8x8"}, "option --block is not available in this stage"},
     {PT_STAGE, {"--rays-per-thread", "2"}, "option --rays-per-thread is not available in this stage"},
@@ -223,7 +226,7 @@ static void usage_lists_only_accepted_options(void **state)
     (void)state;
     char text[4096];
     FILE *out = fmemopen(text, sizeof text, "w");
-    options_print_usage(out, "build/01-base", OPTION_GPU, "16x16", 0);
+    options_print_usage(out, "build/01-base", OPTIONS_GPU, "16x16", 0);
     fclose(out);
     assert_non_null(strstr(text, "usage: build/01-base [options]"));
     assert_non_null(strstr(text, "--csv"));
@@ -264,6 +267,36 @@ static void usage_lists_only_accepted_options(void **state)
     assert_null(strstr(text, "--csv"));
 }
 
+/* Every option a stage's manifest names is one the parser knows (tools/stages check holds the
+ * manifests to the same list; this holds the two lists together), and a name it does not know
+ * is refused. */
+static void manifest_options_are_known(void **state)
+{
+    (void)state;
+    assert_true(options_known("--frames"));
+    assert_true(options_known("--tiles"));
+    assert_false(options_known("--bogus"));
+    assert_false(options_known("--scene")); /* every program's: no stage lists it */
+    FILE *table = popen("tools/stages table | cut -f1,5 | tail -n +2", "r");
+    assert_non_null(table);
+    char line[1024];
+    int stages = 0, named = 0;
+    while (fgets(line, sizeof line, table)) {
+        ++stages;
+        char *tab = strchr(line, '\t');
+        assert_non_null(tab);
+        for (char *word = strtok(tab + 1, " \t\n"); word; word = strtok(NULL, " \t\n")) {
+            if (!options_known(word))
+                fail_msg("%.*s's manifest names option '%s', which common/options.c does not know",
+                         (int)(tab - line), line, word);
+            ++named;
+        }
+    }
+    assert_int_equal(pclose(table), 0);
+    assert_true(stages >= 50);
+    assert_true(named >= 20);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -274,6 +307,7 @@ int main(void)
         cmocka_unit_test(samples_and_record_are_read),
         cmocka_unit_test(bad_options_are_named),
         cmocka_unit_test(usage_lists_only_accepted_options),
+        cmocka_unit_test(manifest_options_are_known),
     };
     return cmocka_run_group_tests_name("options", tests, NULL, NULL);
 }

@@ -8,7 +8,7 @@
 #define SUMMARY "python3 tools/profile_summary.py"
 /* A make of its own, not a part of the `make test` that runs this (no inherited flags or jobs). */
 #define CLEAN_ENV "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES"
-#define COMMITTED "results/nvidia-h100-80gb-hbm3/profiles/"
+#define COMMITTED "results/reference/nvidia-h100-80gb-hbm3/profiles/"
 
 /* An error: exit status 2, nothing on stdout, one line on stderr that contains needle. */
 static void assert_one_line_error(const struct command_result *r, const char *needle)

@@ -17,7 +17,8 @@ static struct report sample(void)
     r.block_x = 16;
     r.block_y = 16;
     r.host_memory = "pageable";
-    double phases[PHASE_COUNT] = {1000.7, 20.2, 300.9, 4000.5, 500.1, 60.0, 7.99};
+    /* The study's seven phases; the build phase (index 3) is 0 and not timed, as in stages 01-21. */
+    double phases[PHASE_COUNT] = {1000.7, 20.2, 300.9, 0, 4000.5, 500.1, 60.0, 7.99};
     for (int p = 0; p < PHASE_COUNT; ++p)
         r.phase_us[p] = phases[p];
     r.kernel_event_us = 3990.25;
@@ -120,9 +121,29 @@ static void image_write_time_appears_only_when_an_image_was_written(void **state
     assert_non_null(strstr(render(&r, 1), "pageable,image_write,1234,us\n"));
 }
 
+/* The acceleration structure's build is a phase of its own, reported (text and CSV) only by a
+ * stage that times it, and counted in the total. */
+static void the_build_phase_only_where_timed(void **state)
+{
+    (void)state;
+    struct report r = sample();
+    assert_null(strstr(render(&r, 0), "Acceleration build"));
+    assert_null(strstr(render(&r, 1), ",build,"));
+    report_phase_since(&r, PHASE_BUILD, timer_now_us() - 250);
+    assert_true(r.build_timed);
+    assert_non_null(strstr(render(&r, 0), "microseconds\t\tAcceleration build"));
+    const char *csv = render(&r, 1);
+    const char *build = strstr(csv, ",build,");
+    assert_non_null(build);
+    /* In the phases' order: after the copy to the device, before the kernel. */
+    assert_true(build > strstr(csv, ",host_to_device,") && build < strstr(csv, ",kernel,"));
+    assert_true(report_total_us(&r) >= 5887.0 + 250);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(the_build_phase_only_where_timed),
         cmocka_unit_test(total_is_the_sum_of_whole_microseconds),
         cmocka_unit_test(timer_advances_and_accumulates),
         cmocka_unit_test(text_report_has_the_study_rows),

@@ -1,5 +1,10 @@
 /* Tests of the timing campaign runner (run.sh and the tools/ scripts) against fake stages, a fake
- * nvidia-smi and a fake ssh (tests/fixtures/): no GPU needed. Run from the repository root. */
+ * nvidia-smi and a fake ssh (tests/fixtures/): no GPU needed. Run from the repository root.
+ * A stage is a folder with a manifest (tools/stages, the one reader): each test has its own
+ * folder of stage folders, DIR/stages (STAGES_DIR), with a manifest for every fake stage it
+ * times, and the fake executables in DIR/bin (--bin-dir). */
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <setjmp.h>
@@ -31,7 +36,8 @@ static const char *missing_tool; /* a tool run.sh needs that this machine lacks,
     } while (0)
 
 typedef struct {
-    char dir[64]; /* the test's temporary folder */
+    char dir[64];     /* the test's temporary folder */
+    char stages[96];  /* its folder of stage folders, DIR/stages: the STAGES_DIR of its runs */
 } fixture;
 
 /* Runs a shell command built like printf from the repository root; returns its exit status. */
@@ -61,15 +67,91 @@ static long sh_num(const char *fmt, ...) {
     return value;
 }
 
+/* Writes STAGES/NAME/manifest (STAGES: a folder of stage folders, as STAGES_DIR names one), in
+ * place of one that is there: the lines every stage needs (lesson, builds-on BUILDS_ON, chapter),
+ * the path estimator for a path-tracing stage (pNN-name) unless EXTRA names one, then EXTRA (more
+ * "key: value" lines, or NULL). */
+static void write_manifest(const char *stages, const char *name, const char *builds_on, const char *extra) {
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", stages, name);
+    assert_int_equal(sh("mkdir -p '%s'", path), 0);
+    snprintf(path, sizeof path, "%s/%s/manifest", stages, name);
+    FILE *file = fopen(path, "w");
+    assert_non_null(file);
+    fprintf(file, "# %s: a fake stage of tests/test_runner.c\nlesson: the fake %s\nbuilds-on: %s\nchapter: %s\n",
+            name, name, builds_on, name[0] == 'p' ? "P. Fake path tracing" : "Fake");
+    if (name[0] == 'p' && !(extra && strstr(extra, "estimator:"))) fputs("estimator: path\n", file);
+    if (extra && *extra) {
+        fputs(extra, file);
+        if (extra[strlen(extra) - 1] != '\n') fputc('\n', file);
+    }
+    assert_int_equal(fclose(file), 0);
+}
+
+/* The stage NAME builds on by default, among the stage folders in STAGES: a side stage (NNx-name,
+ * pNNx-name) its track's chain stage NN; otherwise (or when there is none) the last chain stage of
+ * its track before it; "none" for the first of a track. */
+static void default_builds_on(const char *stages, const char *name, char *out, size_t size) {
+    const int pt = name[0] == 'p';
+    const size_t at = pt ? 1 : 0; /* where the number starts */
+    const int side = strlen(name) > at + 2 && name[at + 2] != '-';
+    char best[256] = "";
+    DIR *dir = opendir(stages);
+    if (dir) {
+        for (struct dirent *entry; (entry = readdir(dir));) {
+            const char *s = entry->d_name;
+            if ((s[0] == 'p') != pt || strlen(s) < at + 4 || !isdigit((unsigned char)s[at]) ||
+                !isdigit((unsigned char)s[at + 1]) || s[at + 2] != '-')
+                continue; /* not a chain stage of NAME's track */
+            if (side && strncmp(s, name, at + 2) == 0) {
+                snprintf(best, sizeof best, "%s", s);
+                break;
+            }
+            if (strcmp(s, name) < 0 && strcmp(s, best) > 0) snprintf(best, sizeof best, "%s", s);
+        }
+        closedir(dir);
+    }
+    snprintf(out, size, "%s", best[0] ? best : "none");
+}
+
+/* A manifest (default_builds_on) for each stage named in NAMES (space-separated) that has none in
+ * STAGES yet. */
+static void add_manifests(const char *stages, const char *names) {
+    char list[1024];
+    snprintf(list, sizeof list, "%s", names);
+    for (char *save = NULL, *name = strtok_r(list, " ", &save); name; name = strtok_r(NULL, " ", &save)) {
+        char path[PATH_MAX], parent[256];
+        snprintf(path, sizeof path, "%s/%s/manifest", stages, name);
+        if (access(path, F_OK) == 0) continue;
+        default_builds_on(stages, name, parent, sizeof parent);
+        write_manifest(stages, name, parent, NULL);
+    }
+}
+
 static int setup(void **state) {
     fixture *f = calloc(1, sizeof *f);
     if (!f) return -1;
     strcpy(f->dir, "/tmp/test-runner-XXXXXX");
     if (!mkdtemp(f->dir)) return -1;
+    snprintf(f->stages, sizeof f->stages, "%s/stages", f->dir);
     const char *fx = "tests/fixtures";
     if (sh("mkdir -p %s/bin && for s in 01-base 02-static; do cp %s/fake-stage.sh %s/bin/$s; done && "
            "cp %s/fake-cpu-reference.sh %s/bin/cpu-reference && cp %s/fake-compare-images.sh %s/bin/compare-images",
            f->dir, fx, f->dir, fx, f->dir, fx, f->dir) != 0)
+        return -1;
+    /* The two fake stages' folders: 01-base starts the main chain, 02-static builds on it. */
+    write_manifest(f->stages, "01-base", "none", NULL);
+    write_manifest(f->stages, "02-static", "01-base", NULL);
+    /* A stand-in checkout, DIR/repo, that RUN runs run.sh from: the repository's run.sh, tools/,
+     * scenes/, README.md and results/reported/ (links), the test's stage folders as its stages/,
+     * and an empty results/reference/. So run.sh's summaries read the test's manifests, nothing it
+     * does can reach the repository's files, and its reports do not spend seconds on every run
+     * putting the course's reference campaigns (tens of MB) beside the fakes' (the clone of
+     * test_default_output_leaves_tracked_files_unchanged does that, once). */
+    if (sh("mkdir -p '%s/repo/results/reference' && cd '%s/repo' && "
+           "for x in run.sh tools scenes README.md; do ln -s '%s/'$x $x || exit 1; done && "
+           "ln -s ../stages stages && ln -s '%s/results/reported' results/reported",
+           f->dir, f->dir, repo, repo) != 0)
         return -1;
     *state = f;
     return 0;
@@ -82,10 +164,12 @@ static int teardown(void **state) {
     return 0;
 }
 
-/* run.sh with the fake stages; ENV and ARGS are added; stdout/stderr go to DIR/out, DIR/err. */
+/* run.sh with the fake stages (the stage folders of DIR/stages, the executables of DIR/bin), from
+ * the test's stand-in checkout DIR/repo (setup); ENV (which may name another STAGES_DIR) and ARGS
+ * are added; stdout/stderr go to DIR/out, DIR/err. */
 #define RUN(f, env, args) \
-    sh("cd '%s' && %s ./run.sh --no-build --bin-dir '%s/bin' --out '%s/results' %s >'%s/out' 2>'%s/err'", \
-       repo, env, (f)->dir, (f)->dir, args, (f)->dir, (f)->dir)
+    sh("cd '%s/repo' && STAGES_DIR='%s' %s ./run.sh --no-build --bin-dir '%s/bin' --out '%s/results' %s >'%s/out' 2>'%s/err'", \
+       (f)->dir, (f)->stages, env, (f)->dir, (f)->dir, args, (f)->dir, (f)->dir)
 
 /* RUN that must succeed; on failure what run.sh printed is shown before the assertion fails. */
 #define RUN_OK(f, env, args)                                                                      \
@@ -100,10 +184,20 @@ static int teardown(void **state) {
 #define RUNS "'%s/results/fake-gpu/runs.csv'"
 
 /* Adds fake path-tracing stage executables named in NAMES (space-separated) to the test's bin
- * folder, and the fake build/pt-reference. */
+ * folder, and the fake build/pt-reference; each gets a manifest in DIR/stages (add_manifests:
+ * the path estimator, builds-on the previous fake of the track's chain or, for a side stage, its
+ * chain stage) unless it has one. */
 static void add_fake_pt_stages(const fixture *f, const char *names) {
     assert_int_equal(sh("for s in %s; do cp tests/fixtures/fake-pt-stage.sh '%s/bin/'$s; done && "
                         "cp tests/fixtures/fake-pt-reference.sh '%s/bin/pt-reference'", names, f->dir, f->dir), 0);
+    add_manifests(f->stages, names);
+}
+
+/* Adds fake stage executables named in NAMES (space-separated) to the test's bin folder, each
+ * with a manifest in DIR/stages (add_manifests) unless it has one. */
+static void add_fake_stages(const fixture *f, const char *names) {
+    assert_int_equal(sh("for s in %s; do cp tests/fixtures/fake-stage.sh '%s/bin/'$s; done", names, f->dir), 0);
+    add_manifests(f->stages, names);
 }
 
 static void test_bad_options(void **state) {
@@ -150,8 +244,8 @@ static void test_bad_options(void **state) {
         assert_int_equal(sh("test ! -e '%s/results'", f->dir), 0);
     }
     /* --out naming a file. */
-    assert_int_equal(sh("cd '%s' && ./run.sh --no-build --out README.md >'%s/out' 2>'%s/err'", repo,
-                        f->dir, f->dir), 2);
+    assert_int_equal(sh("cd '%s/repo' && STAGES_DIR='%s' ./run.sh --no-build --out README.md >'%s/out' 2>'%s/err'", f->dir,
+                        f->stages, f->dir, f->dir), 2);
     assert_int_equal(sh("grep -qF -- \"--out 'README.md' exists and is not a folder\" '%s/err'", f->dir), 0);
     assert_int_equal(RUN(f, "", "--help"), 0);
     assert_int_equal(sh("grep -q '^usage: ./run.sh' '%s/out'", f->dir), 0);
@@ -296,8 +390,8 @@ static void test_resume_after_interrupt(void **state) {
     fixture *f = *state;
     char cmd[CMD_MAX];
     snprintf(cmd, sizeof cmd,
-             "cd '%s' && FAKE_SLEEP=0.3 exec ./run.sh --no-build --bin-dir '%s/bin' --out '%s/results' --runs 6 "
-             "--no-verify >'%s/out' 2>'%s/err'", repo, f->dir, f->dir, f->dir, f->dir);
+             "cd '%s/repo' && STAGES_DIR='%s' FAKE_SLEEP=0.3 exec ./run.sh --no-build --bin-dir '%s/bin' --out '%s/results' "
+             "--runs 6 --no-verify >'%s/out' 2>'%s/err'", f->dir, f->stages, f->dir, f->dir, f->dir, f->dir);
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
@@ -344,37 +438,49 @@ static void test_verification_failure_not_timed(void **state) {
     assert_int_equal(sh_num("awk -F, '$12 == \"total\" && $3 == \"01-base\"' " RUNS " | wc -l", f->dir), 2);
 }
 
-/* A stage that changes the arithmetic on purpose states its bound in
- * stages/S/max-differing-percent; verification then holds it to that, and a bound that is not a
- * number stops the campaign before anything is timed. */
+/* A stage that changes the arithmetic on purpose states its bound in its manifest's
+ * max-differing-percent; verification then holds it to that, and a bound that is not a number is
+ * refused by the reader (tools/stages): one line naming the manifest, status 2, nothing timed. */
 static void test_verification_tolerance_of_a_stage(void **state) {
     REQUIRE_TOOLS();
     fixture *f = *state;
     char env[512];
-    snprintf(env, sizeof env, "FAKE_BAD_IMAGE=02-static RUN_STAGES_DIR='%s/stages'", f->dir);
-    assert_int_equal(sh("mkdir -p '%s/stages/02-static' && echo 100 >'%s/stages/02-static/max-differing-percent'",
-                        f->dir, f->dir), 0);
+    snprintf(env, sizeof env, "FAKE_BAD_IMAGE=02-static FAKE_ARGS_LOG='%s/args'", f->dir);
+    write_manifest(f->stages, "02-static", "01-base", "max-differing-percent: 100");
     assert_int_equal(RUN(f, env, "--runs 2"), 0);
     assert_int_equal(sh("grep -q '^02-static: ok: differing pixels: 1 of 1' '%s/results/fake-gpu/verify.txt'", f->dir), 0);
     assert_int_equal(sh_num("awk -F, '$12 == \"total\" && $3 == \"02-static\"' " RUNS " | wc -l", f->dir), 2);
-    assert_int_equal(sh("rm -rf '%s/results' && echo lots >'%s/stages/02-static/max-differing-percent'", f->dir, f->dir), 0);
+    /* The bound went to compare-images; 01-base, whose manifest states none, gets 0. */
+    assert_int_equal(sh("grep -qE '^compare-images [^ ]*/reference.png [^ ]*/02-static.png --max-differing-percent 100$' '%s/args' && "
+                        "grep -qE '^compare-images [^ ]*/reference.png [^ ]*/01-base.png --max-differing-percent 0$' '%s/args'",
+                        f->dir, f->dir), 0);
+    assert_int_equal(sh("rm -rf '%s/results'", f->dir), 0);
+    write_manifest(f->stages, "02-static", "01-base", "max-differing-percent: lots");
     assert_int_equal(RUN(f, env, "--runs 2"), 2);
-    assert_int_equal(sh("grep -q \"max-differing-percent: 'lots' is not a percentage\" '%s/err'", f->dir), 0);
+    if (sh("test $(wc -l <'%s/err') -eq 1 && "
+           "grep -q \"^run.sh: error: .*/stages/02-static/manifest:[0-9]*: max-differing-percent: 'lots' is not a percentage\" '%s/err'",
+           f->dir, f->dir) != 0) {
+        sh("sed 's/^/# run.sh: /' '%s/err'", f->dir);
+        fail_msg("max-differing-percent: lots: want one line naming the manifest and the field");
+    }
     assert_int_equal(sh_num("cat " RUNS " 2>/dev/null | awk -F, '$12 == \"total\"' | wc -l", f->dir), 0);
+    assert_int_equal(sh("test ! -e '%s/results'", f->dir), 0); /* refused before anything is written */
 }
 
 static void test_update_readmes_check(void **state) {
     REQUIRE_TOOLS();
     fixture *f = *state;
     const char *d = f->dir;
-    assert_int_equal(sh("mkdir -p '%s/root/stages/01-base' '%s/root/stages/02-static' && cp -r '%s/results' '%s/root/' 2>/dev/null; "
+    /* A repository-like root: its stage folders (manifests and READMEs), the study's numbers in
+     * root/results/reported/, the campaign in root/results/reference/ (what --root reads). */
+    assert_int_equal(sh("mkdir -p '%s/root/stages' && cp -R '%s/stages/.' '%s/root/stages/' && "
                         "mkdir -p '%s/root/results/reported' && cp results/reported/*.csv '%s/root/results/reported/' && "
                         "printf '# Course\\n<!-- results:begin -->\\nold\\n<!-- results:end -->\\ntail\\n' >'%s/root/README.md' && "
                         "printf '# 01\\n<!-- results:begin -->\\n<!-- results:end -->\\n' >'%s/root/stages/01-base/README.md' && "
                         "printf '# 02 without markers\\n' >'%s/root/stages/02-static/README.md'",
-                        d, d, d, d, d, d, d, d, d), 0);
-    assert_int_equal(sh("cd '%s' && FAKE_KERNEL_SERIES='100 300' ./run.sh --no-build --bin-dir '%s/bin' "
-                        "--out '%s/root/results' --runs 2 --no-verify 2>/dev/null", repo, d, d), 0);
+                        d, d, d, d, d, d, d, d), 0);
+    assert_int_equal(sh("cd '%s/repo' && STAGES_DIR='%s/root/stages' FAKE_KERNEL_SERIES='100 300' ./run.sh --no-build "
+                        "--bin-dir '%s/bin' --out '%s/root/results/reference' --runs 2 --no-verify 2>/dev/null", d, d, d, d), 0);
     assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' 2>'%s/err'", d, d), 0);
     assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' --check", d), 0);
     assert_int_equal(sh("grep -qx '| 01-base | 1000 | 100 | 500 | 200 | 400 | 10 | 200 | 2410 |' '%s/root/README.md' && "
@@ -383,50 +489,81 @@ static void test_update_readmes_check(void **state) {
     assert_int_equal(sh("grep -q '^| CUDA kernel | – | 200 |' '%s/root/stages/01-base/README.md'", d), 0);
     assert_int_equal(sh("grep -qx '# 02 without markers' '%s/root/stages/02-static/README.md' && "
                         "test \"$(wc -l <'%s/root/stages/02-static/README.md')\" -eq 1", d, d), 0);
-    assert_int_equal(sh("grep -q 'PSeasword/CUDAOptimizedRayTracer' '%s/root/results/README.md'", d), 0);
+    assert_int_equal(sh("grep -q 'PSeasword/CUDAOptimizedRayTracer' '%s/root/results/reference/README.md'", d), 0);
+    /* The campaign's README lists root's GPU folders only: no reference GPUs beside them. */
+    assert_int_equal(sh("grep -q '(reference)' '%s/root/results/reference/README.md'", d), 1);
     /* New data: every generated file is now stale and --check names them. */
-    assert_int_equal(sh("sed -i 's/,kernel,100,us,ok$/,kernel,500,us,ok/' '%s/root/results/fake-gpu/runs.csv'", d), 0);
+    assert_int_equal(sh("sed -i 's/,kernel,100,us,ok$/,kernel,500,us,ok/' '%s/root/results/reference/fake-gpu/runs.csv'", d), 0);
     assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' --check 2>'%s/err'", d, d), 1);
     assert_int_equal(sh("grep -q 'stale: README.md' '%s/err' && grep -q 'stages/01-base/README.md' '%s/err' && "
                         "grep -q 'summary.csv' '%s/err'", d, d, d), 0);
     assert_int_equal(sh("grep -q '02-static' '%s/err'", d), 1);
 }
 
-/* Adds fake stage executables named in NAMES (space-separated) to the test's bin folder. */
-static void add_fake_stages(const fixture *f, const char *names) {
-    assert_int_equal(sh("for s in %s; do cp tests/fixtures/fake-stage.sh '%s/bin/'$s; done", names, f->dir), 0);
-}
-
 /* The stages a campaign timed, sorted and space-separated, as one line in DIR/timed. */
 #define TIMED_STAGES(f) \
     sh("awk -F, '$12 == \"total\" { print $3 }' " RUNS " | LC_ALL=C sort -u | paste -sd' ' - >'%s/timed'", (f)->dir, (f)->dir)
+
+/* A --stages list (empty: none given) and the stages a campaign with it must time. */
+typedef struct {
+    const char *spec, *timed;
+} selection;
+
+/* One campaign per case (--runs 1 --no-verify) into DIR/selection-I/, all at once: they share
+ * nothing but their inputs. Then each must have succeeded and timed exactly the stages the case
+ * names. What is asked of them is runs.csv, not pictures: their python3 finds a matplotlib
+ * without pyplot (DIR/no-pyplot/, first on PYTHONPATH), so tools/plot.py skips the plots at once,
+ * as on a machine without matplotlib, and run.sh must go on (the plots take most of a fake
+ * campaign's time; test_plots_every_stage makes them). */
+static void assert_selections(const fixture *f, const selection *cases, size_t n) {
+    assert_int_equal(sh("mkdir -p '%s/no-pyplot/matplotlib' && "
+                        "printf '# tests/test_runner.c: a matplotlib without pyplot\\ndef use(*args, **kwargs):\\n    pass\\n' "
+                        ">'%s/no-pyplot/matplotlib/__init__.py'", f->dir, f->dir), 0);
+    char cmd[CMD_MAX];
+    size_t used = 0;
+    for (size_t i = 0; i < n; i++) {
+        used += (size_t)snprintf(cmd + used, sizeof cmd - used,
+                                 "( cd '%s/repo' && PYTHONPATH='%s/no-pyplot' STAGES_DIR='%s' ./run.sh --no-build --bin-dir '%s/bin' "
+                                 "--out '%s/selection-%zu' --runs 1 --no-verify%s%s >/dev/null 2>'%s/selection-%zu.err'; "
+                                 "echo $? >'%s/selection-%zu.status' ) & ",
+                                 f->dir, f->dir, f->stages, f->dir, f->dir, i, cases[i].spec[0] ? " --stages " : "",
+                                 cases[i].spec, f->dir, i, f->dir, i);
+        assert_true(used < sizeof cmd - 8);
+    }
+    snprintf(cmd + used, sizeof cmd - used, "wait");
+    assert_int_equal(sh("%s", cmd), 0);
+    for (size_t i = 0; i < n; i++) {
+        if (sh_num("cat '%s/selection-%zu.status'", f->dir, i) != 0) {
+            sh("sed 's/^/# run.sh: /' '%s/selection-%zu.err' | tail -20", f->dir, i);
+            fail_msg("run.sh --stages '%s' failed", cases[i].spec);
+        }
+        assert_int_equal(sh("grep -q '^plot.py: matplotlib not installed, plots skipped' '%s/selection-%zu.err' && "
+                            "! grep -q 'plots failed' '%s/selection-%zu.err'", f->dir, i, f->dir, i), 0);
+        assert_int_equal(sh("awk -F, '$12 == \"total\" { print $3 }' '%s/selection-%zu/fake-gpu/runs.csv' | "
+                            "LC_ALL=C sort -u | paste -sd' ' - >'%s/timed'", f->dir, i, f->dir), 0);
+        if (sh("grep -qx '%s' '%s/timed'", cases[i].timed, f->dir) != 0) {
+            sh("sed 's/^/# timed: /' '%s/timed'", f->dir);
+            fail_msg("--stages '%s' should time exactly: %s", cases[i].spec, cases[i].timed);
+        }
+    }
+}
 
 static void test_stage_selection(void **state) {
     REQUIRE_TOOLS();
     fixture *f = *state;
     add_fake_stages(f, "07-shared 07a-side 08-last");
-    /* A resource report beside the executables is not a stage, even when executable. */
+    /* The stages are the manifests' folders: a resource report beside the executables is never
+     * timed, even when executable. */
     assert_int_equal(sh("cp tests/fixtures/fake-stage.sh '%s/bin/07a-side.resources.txt'", f->dir), 0);
-    const struct {
-        const char *spec, *timed;
-    } cases[] = {
+    const selection cases[] = {
         {"7a", "07a-side"},                                 /* a side stage alone */
         {"7", "07-shared"},                                 /* a main stage without its side stages */
         {"1,7-8", "01-base 07-shared 07a-side 08-last"},    /* a range takes main and side stages */
         {"2,7a", "02-static 07a-side"},
         {"", "01-base 02-static 07-shared 07a-side 08-last"}, /* default: every stage */
     };
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        char args[128];
-        snprintf(args, sizeof args, "--runs 1 --no-verify%s%s", cases[i].spec[0] ? " --stages " : "", cases[i].spec);
-        assert_int_equal(sh("rm -rf '%s/results'", f->dir), 0);
-        RUN_OK(f, "", args);
-        assert_int_equal(TIMED_STAGES(f), 0);
-        if (sh("grep -qx '%s' '%s/timed'", cases[i].timed, f->dir) != 0) {
-            sh("sed 's/^/# timed: /' '%s/timed'", f->dir);
-            fail_msg("--stages '%s' should time exactly: %s", cases[i].spec, cases[i].timed);
-        }
-    }
+    assert_selections(f, cases, sizeof cases / sizeof *cases);
+    assert_int_equal(sh_num("cat '%s'/selection-*/fake-gpu/runs.csv | grep -c resources", f->dir), 0);
     /* Malformed items: exit status 2 and one line that names the item. */
     const char *bad[] = {"7ab", "7-", "8-7", "7A", "a", "1,,2", "1,", "-3"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
@@ -437,18 +574,23 @@ static void test_stage_selection(void **state) {
         assert_int_equal(sh("grep -q '^run.sh: error: --stages' '%s/err'", f->dir), 0);
     }
     assert_int_equal(RUN(f, "", "--help"), 0);
-    assert_int_equal(sh("grep -q '7a' '%s/out' && grep -q 'campaign.args' '%s/out'", f->dir, f->dir), 0);
+    assert_int_equal(sh("grep -q '7a' '%s/out' && grep -q 'campaign-args' '%s/out' && ! grep -qF 'campaign.args' '%s/out'",
+                        f->dir, f->dir, f->dir), 0);
 }
 
 static void test_campaign_args(void **state) {
     REQUIRE_TOOLS();
     fixture *f = *state;
-    /* 02-static's folder asks for three frames; 01-base has no campaign.args. */
-    assert_int_equal(sh("mkdir -p '%s/stages/02-static' '%s/stages/01-base' && "
-                        "printf -- '--frames\\n  3\\n' >'%s/stages/02-static/campaign.args'", f->dir, f->dir, f->dir), 0);
-    char env[128];
-    snprintf(env, sizeof env, "RUN_STAGES_DIR='%s/stages'", f->dir);
+    /* 02-static's manifest asks for three frames (its words split on any blanks); 01-base's has
+     * no campaign-args. */
+    write_manifest(f->stages, "02-static", "01-base", "options: --frames\ncampaign-args: --frames \t 3");
+    char env[PATH_MAX];
+    snprintf(env, sizeof env, "FAKE_ARGS_LOG='%s/args'", f->dir);
     RUN_OK(f, env, "--runs 2");
+    /* The timed runs get the words after --scene FILE --csv; verification runs do not. */
+    assert_int_equal(sh_num("grep -c '^02-static --scene scenes/benchmark.scene --csv --frames 3$' '%s/args'", f->dir), 2);
+    assert_int_equal(sh_num("grep -c '^01-base --scene scenes/benchmark.scene --csv$' '%s/args'", f->dir), 2);
+    assert_int_equal(sh("grep -q '^02-static --scene scenes/quick.scene --output [^ ]*$' '%s/args'", f->dir), 0);
     /* The fake stage prints frames and steady_frame only when it was given --frames. */
     assert_int_equal(sh_num("awk -F, '$3 == \"02-static\" && $12 == \"frames\" && $13 == 3' " RUNS " | wc -l", f->dir), 2);
     assert_int_equal(sh_num("awk -F, '$3 == \"02-static\" && $12 == \"steady_frame\"' " RUNS " | wc -l", f->dir), 2);
@@ -457,15 +599,22 @@ static void test_campaign_args(void **state) {
     assert_runs_exact_metrics_ok(f);
 }
 
-/* A repository-like root in DIR/root for update_readmes.py: the study's numbers and README files
- * with result markers for each stage named in STAGES (space-separated). */
+/* A repository-like root in DIR/root for update_readmes.py --root: the study's numbers
+ * (root/results/reported/), the test's stage folders (a copy of DIR/stages: update_readmes.py
+ * reads root/stages' manifests) and README files with result markers for each stage named in
+ * STAGES (space-separated; a manifest is added for one that has none). Campaigns for it go to
+ * root/results/reference/. */
 static void make_readme_root(const fixture *f, const char *stages) {
     const char *d = f->dir;
-    assert_int_equal(sh("mkdir -p '%s/root/results/reported' && cp results/reported/*.csv '%s/root/results/reported/' && "
+    assert_int_equal(sh("mkdir -p '%s/root/results/reported' '%s/root/stages' && cp results/reported/*.csv '%s/root/results/reported/' && "
+                        "cp -R '%s/stages/.' '%s/root/stages/' && "
                         "printf '# Course\\n<!-- results:begin -->\\n<!-- results:end -->\\n' >'%s/root/README.md' && "
                         "for s in %s; do mkdir -p '%s/root/stages/'$s && "
                         "printf '# '$s'\\n<!-- results:begin -->\\n<!-- results:end -->\\n' >'%s/root/stages/'$s/README.md; done",
-                        d, d, d, stages, d, d), 0);
+                        d, d, d, d, d, d, stages, d, d), 0);
+    char root_stages[PATH_MAX];
+    snprintf(root_stages, sizeof root_stages, "%s/root/stages", d);
+    add_manifests(root_stages, stages);
 }
 
 /* Line number of the first line of FILE (under DIR) that is exactly LINE, or -1. */
@@ -476,33 +625,36 @@ static void test_side_stage_tables(void **state) {
     REQUIRE_TOOLS();
     fixture *f = *state;
     const char *d = f->dir;
-    add_fake_stages(f, "07-shared 07a-side 07b-other");
+    /* 07-shared builds on 02-static, 07a-side on 07-shared (a side stage's parent is its
+     * builds-on); 07b-other's manifest says it builds on 07a-side, and it reports two extra µs
+     * metrics: host_touch (a part of a phase) and steady_frame (its campaign-args' --frames). */
+    add_fake_stages(f, "07-shared 07a-side");
+    write_manifest(f->stages, "07b-other", "07a-side", "options: --frames\ncampaign-args: --frames 4");
+    add_fake_stages(f, "07b-other");
     make_readme_root(f, "02-static 07-shared 07a-side 07b-other");
-    /* 07a-side branches from 07-shared (its number); 07b-other names 07a-side in branches-from and
-     * reports two extra µs metrics: host_touch (a part of a phase) and steady_frame (--frames). */
-    assert_int_equal(sh("echo 07a-side >'%s/root/stages/07b-other/branches-from' && "
-                        "echo '--frames 4' >'%s/root/stages/07b-other/campaign.args'", d, d), 0);
     char env[PATH_MAX];
-    snprintf(env, sizeof env, "RUN_STAGES_DIR='%s/root/stages' FAKE_KERNEL_SERIES=100 FAKE_SCALE='07a-side:2 07b-other:1' "
+    snprintf(env, sizeof env, "STAGES_DIR='%s/root/stages' FAKE_KERNEL_SERIES=100 FAKE_SCALE='07a-side:2 07b-other:1' "
              "FAKE_PARTS=07b-other", d);
     char args[PATH_MAX];
-    snprintf(args, sizeof args, "--runs 2 --no-verify --out '%s/root/results'", d);
+    snprintf(args, sizeof args, "--runs 2 --no-verify --out '%s/root/results/reference'", d);
     RUN_OK(f, env, args); /* RUN's --out comes first; this one wins */
     assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root'", d), 0);
     assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' --check", d), 0);
-    const char *md = "root/results/fake-gpu/summary.md";
+    const char *md = "root/results/reference/fake-gpu/summary.md";
+    assert_int_equal(sh("grep -qF '| stage | total mean [µs] | total median [µs] | vs 01 | vs builds-on |' '%s/%s'", d, md), 0);
     /* Totals: 2210 x scale + kernel 100: 01 2310, 02 4520, 07 15570, 07a 4520, 07b 2310. */
     assert_true(LINE_OF(f, md, "| 07-shared | 7000 | 700 | 3500 | 100 | 2800 | 70 | 1400 | 15570 |") > 0);
     /* The side stages have their own table, after the main chain's, with their parent. */
     long side_row = LINE_OF(f, md, "| 07a-side | 07-shared | 2000 | 200 | 1000 | 100 | 800 | 20 | 400 | 4520 |");
     assert_true(side_row > LINE_OF(f, md, "| 07-shared | 7000 | 700 | 3500 | 100 | 2800 | 70 | 1400 | 15570 |"));
     assert_int_equal(sh("grep -q '^| 07a-side | 2000 |' '%s/%s'", d, md), 1); /* not in the main table */
-    /* Main chain: vs 01 = 2310 / 15570, vs previous main stage (02, not 07a) = 4520 / 15570. */
+    /* Main chain: vs 01 = 2310 / 15570, vs builds-on (02, not 07a) = 4520 / 15570. */
     assert_true(LINE_OF(f, md, "| 07-shared | 15570 | 15570 | 0.15x | 0.29x | 100 | 100 | 1.00x | 1.00x |") > 0);
-    /* Side stages against their parents: 15570 / 4520 and (branches-from) 4520 / 2310. */
+    /* Side stages against their parents: 15570 / 4520 and (builds-on 07a-side) 4520 / 2310. */
     assert_true(LINE_OF(f, md, "| 07a-side | 07-shared | 4520 | 4520 | 3.44x | 100 | 100 | 1.00x |") > 0);
     assert_true(LINE_OF(f, md, "| 07b-other | 07a-side | 2310 | 2310 | 1.96x | 100 | 100 | 1.00x |") > 0);
-    /* The top README has the side-stage tables too. */
+    /* The top README has the speed-up table against builds-on, and the side-stage tables too. */
+    assert_int_equal(sh("grep -qF '| vs 01 | vs builds-on | kernel mean [µs] |' '%s/root/README.md'", d), 0);
     assert_true(LINE_OF(f, "root/README.md", "| 07b-other | 07a-side | 2310 | 2310 | 1.96x | 100 | 100 | 1.00x |") > 0);
     assert_true(LINE_OF(f, "root/README.md", "| 07a-side | 07-shared | 2000 | 200 | 1000 | 100 | 800 | 20 | 400 | 4520 |") > 0);
     /* A side stage's README compares it with its parent and lists its extra µs metrics after the
@@ -514,13 +666,14 @@ static void test_side_stage_tables(void **state) {
     long touch_row = LINE_OF(f, other, "| host_touch | – | 500 | – | 500 | 0 | 500 | 500 | 2 |");
     long steady_row = LINE_OF(f, other, "| steady_frame | – | 50 | – | 50 | 0 | 50 | 50 | 2 |");
     assert_true(total_row > 0 && touch_row == total_row + 1 && steady_row == touch_row + 1);
-    /* A main stage's README compares with the previous main stage, not the side stage before it. */
+    /* A main stage's README compares with its builds-on, the previous main stage, not the side
+     * stage before it. */
     assert_int_equal(sh("grep -q '^| phase | 02-static mean | mean |' '%s/root/stages/07-shared/README.md'", d), 0);
     /* The study's numbers: main stages 01..07 only. */
     assert_int_equal(sh("grep -q 'What the study measured' '%s/root/stages/07-shared/README.md'", d), 0);
     assert_int_equal(sh("grep -q 'What the study measured' '%s/root/stages/07a-side/README.md'", d), 1);
     assert_int_equal(sh("grep -q 'What the study measured' '%s/%s'", d, other), 1);
-    const char *results_md = "root/results/README.md";
+    const char *results_md = "root/results/reference/README.md";
     assert_true(LINE_OF(f, results_md, "| 07a-side | 4520 | – | – |") > 0);
     assert_true(LINE_OF(f, results_md, "| 07b-other | 2310 | – | – |") > 0);
     assert_int_equal(sh("grep -q '^| 07-shared | 15570 | [0-9]* | [0-9]* |$' '%s/%s'", d, results_md), 0);
@@ -559,9 +712,11 @@ static void write_fake_ncu(const fixture *f) {
     assert_int_equal(sh("chmod +x '%s'", path), 0);
 }
 
+/* tools/sweep.sh with the fake stages into DIR/root/results/reference (what update_readmes.py
+ * --root DIR/root reads); ENV may name another STAGES_DIR. */
 #define SWEEP(f, env, args) \
-    sh("%s tools/sweep.sh --bin-dir '%s/bin' --out '%s/root/results' %s >'%s/out' 2>'%s/err'", \
-       env, (f)->dir, (f)->dir, args, (f)->dir, (f)->dir)
+    sh("STAGES_DIR='%s' %s tools/sweep.sh --bin-dir '%s/bin' --out '%s/root/results/reference' %s >'%s/out' 2>'%s/err'", \
+       (f)->stages, env, (f)->dir, (f)->dir, args, (f)->dir, (f)->dir)
 
 static void test_sweep(void **state) {
     REQUIRE_TOOLS();
@@ -572,10 +727,11 @@ static void test_sweep(void **state) {
     assert_int_equal(sh("printf '# 02\\n<!-- sweep:block:begin -->\\n<!-- sweep:block:end -->\\ntail\\n' "
                         ">>'%s/root/stages/02-static/README.md'", d), 0);
     char env[PATH_MAX];
-    snprintf(env, sizeof env, "FAKE_KERNEL_SERIES='100 200 600' RUN_NCU='%s/fake-ncu'", d);
-    if (SWEEP(f, env, "--stage 02-static --option --block --values 8x8,32x8 --runs 3 --ncu") != 0)
+    snprintf(env, sizeof env, "STAGES_DIR='%s/root/stages' FAKE_KERNEL_SERIES='100 200 600' RUN_NCU='%s/fake-ncu'", d, d);
+    /* --stage takes a stage's id (2) as well as its folder name. */
+    if (SWEEP(f, env, "--stage 2 --option --block --values 8x8,32x8 --runs 3 --ncu") != 0)
         sh("sed 's/^/# sweep: /' '%s/err'", d);
-    const char *csv = "root/results/fake-gpu/sweeps/02-static--block.csv";
+    const char *csv = "root/results/reference/fake-gpu/sweeps/02-static--block.csv";
     assert_int_equal(sh("head -n1 '%s/%s' | grep -qx "
                         "'order,run,stage,host,gpu,gpu_uuid,width,height,spheres,block,host_memory,metric,value,unit,status,variant'",
                         d, csv), 0);
@@ -587,7 +743,7 @@ static void test_sweep(void **state) {
     assert_int_equal(sh("grep -qx '0,0,02-static,.*,achieved_occupancy,31.00,percent,ok,8x8' '%s/%s' && "
                         "grep -qx '0,0,02-static,.*,achieved_occupancy,41.00,percent,ok,32x8' '%s/%s'", d, csv, d, csv), 0);
     /* The main track's kernel is render_kernel (the fake ncu names the kernel it was asked for). */
-    assert_int_equal(sh("grep -q '\"render_kernel(a, b)\"' '%s/root/results/fake-gpu/sweeps/02-static--block.ncu-8x8.txt'", d), 0);
+    assert_int_equal(sh("grep -q '\"render_kernel(a, b)\"' '%s/root/results/reference/fake-gpu/sweeps/02-static--block.ncu-8x8.txt'", d), 0);
     assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root'", d), 0);
     assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' --check", d), 0);
     /* kernel_events = kernel + W + 0.5: 8x8 gives 108.5 208.5 608.5 (std of 100 200 600 = sqrt(70000));
@@ -610,34 +766,36 @@ static void test_sweep(void **state) {
     }
 }
 
-/* A path-tracing stage: timed on scenes/pt-benchmark.scene with its campaign.args first (the
- * sweep's value comes last, so it wins), profiled on one frame of scenes/pt-quick.scene with the
- * one kernel its render.cu defines, and its README's table shows the render loop and the rays
- * per second. */
+/* A path-tracing stage: timed on scenes/pt-benchmark.scene with its manifest's campaign-args
+ * first (the sweep's value comes last, so it wins), profiled on one frame of
+ * scenes/pt-quick.scene with the one kernel its render.cu defines, and its README's table shows
+ * the render loop and the rays per second. */
 static void test_sweep_pt_stage(void **state) {
     REQUIRE_TOOLS();
     fixture *f = *state;
     const char *d = f->dir;
     write_fake_ncu(f);
+    add_fake_pt_stages(f, "p01-base");
+    write_manifest(f->stages, "p08a-tiles", "p01-base", "options: --tiles\ncampaign-args: --tiles 4");
     add_fake_pt_stages(f, "p08a-tiles");
     make_readme_root(f, "p08a-tiles");
     assert_int_equal(sh("printf '# p08a\\n<!-- sweep:tiles:begin -->\\n<!-- sweep:tiles:end -->\\ntail\\n' "
                         ">>'%s/root/stages/p08a-tiles/README.md' && "
-                        "echo '--tiles 4' >'%s/root/stages/p08a-tiles/campaign.args' && "
                         "printf '__global__ void __launch_bounds__(128, 16)\\n    path_kernel(int *x)\\n{\\n}\\n' "
-                        ">'%s/root/stages/p08a-tiles/render.cu'", d, d, d), 0);
+                        ">'%s/root/stages/p08a-tiles/render.cu'", d, d), 0);
     char env[PATH_MAX];
     snprintf(env, sizeof env, "FAKE_PT_KERNEL_SERIES='1000 2000 6000' RUN_NCU='%s/fake-ncu' "
-             "RUN_STAGES_DIR='%s/root/stages' FAKE_ARGS_LOG='%s/args'", d, d, d);
-    int status = SWEEP(f, env, "--stage p08a-tiles --option --tiles --values 1,16 --runs 3 --ncu");
+             "STAGES_DIR='%s/root/stages' FAKE_ARGS_LOG='%s/args'", d, d, d);
+    /* --stage takes the side stage's id (p8a). */
+    int status = SWEEP(f, env, "--stage p8a --option --tiles --values 1,16 --runs 3 --ncu");
     if (status != 0)
         sh("sed 's/^/# sweep: /' '%s/err'", d);
     assert_int_equal(status, 0);
     assert_int_equal(sh_num("grep -c '^p08a-tiles --scene scenes/pt-benchmark.scene --csv --tiles 4 --tiles 1$' '%s/args'", d), 3);
     assert_int_equal(sh_num("grep -c '^p08a-tiles --scene scenes/pt-benchmark.scene --csv --tiles 4 --tiles 16$' '%s/args'", d), 3);
     assert_int_equal(sh("grep -qx 'p08a-tiles --scene scenes/pt-quick.scene --samples 1 --tiles 16' '%s/args'", d), 0);
-    const char *csv = "root/results/fake-gpu/sweeps/p08a-tiles--tiles.csv";
-    assert_int_equal(sh("grep -q '\"path_kernel(a, b)\"' '%s/root/results/fake-gpu/sweeps/p08a-tiles--tiles.ncu-16.txt'", d), 0);
+    const char *csv = "root/results/reference/fake-gpu/sweeps/p08a-tiles--tiles.csv";
+    assert_int_equal(sh("grep -q '\"path_kernel(a, b)\"' '%s/root/results/reference/fake-gpu/sweeps/p08a-tiles--tiles.ncu-16.txt'", d), 0);
     assert_int_equal(sh("grep -qx '0,0,p08a-tiles,.*,achieved_occupancy,11.00,percent,ok,1' '%s/%s' && "
                         "grep -qx '0,0,p08a-tiles,.*,achieved_occupancy,21.00,percent,ok,16' '%s/%s'", d, csv, d, csv), 0);
     assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root'", d), 0);
@@ -659,12 +817,13 @@ static void test_sweep_pt_stage(void **state) {
     assert_int_equal(status, 2);
     assert_int_equal(sh("test $(wc -l <'%s/err') -eq 1 && grep -q '^sweep: error: --ncu: .* defines 2 kernels (a_kernel b_kernel); name the one to profile with --kernel' '%s/err'", d, d), 0);
     assert_int_equal(SWEEP(f, env, "--stage p08a-tiles --option --tiles --values 2 --runs 1 --ncu --kernel b_kernel"), 0);
-    assert_int_equal(sh("grep -q '\"b_kernel(a, b)\"' '%s/root/results/fake-gpu/sweeps/p08a-tiles--tiles.ncu-2.txt'", d), 0);
+    assert_int_equal(sh("grep -q '\"b_kernel(a, b)\"' '%s/root/results/reference/fake-gpu/sweeps/p08a-tiles--tiles.ncu-2.txt'", d), 0);
 }
 
 static void test_sweep_bad_arguments(void **state) {
     REQUIRE_TOOLS();
     fixture *f = *state;
+    write_manifest(f->stages, "09-missing", "02-static", NULL); /* a stage folder, not built */
     const char *bad[] = {
         "--option --block --values 8x8",                           /* no --stage */
         "--stage 02-static --values 8x8",                          /* no --option */
@@ -676,8 +835,11 @@ static void test_sweep_bad_arguments(void **state) {
         "--stage 02-static --option --block --values 8x8 --gpu 5", /* the fake machine has GPU 0 only */
         "--stage 02-static --option --block --values 8x8 --scene no-such.scene",
         "--stage 09-missing --option --block --values 8x8",        /* not built */
-        "--stage p98-missing --option --tiles --values 2",         /* a path-tracing stage, not built */
+        "--stage 9 --option --block --values 8x8",                 /* its id: not built */
+        "--stage 98 --option --block --values 8x8",                /* an id that names no stage folder */
+        "--stage p98-missing --option --tiles --values 2",         /* a path-tracing stage without a folder */
         "--stage px8-bad --option --tiles --values 2",             /* not a stage name */
+        "--stage 02-static --option --block --values 8x8 --reference", /* --reference and --out */
         "--stage 02-static --option --block --values 8x8 --kernel 'a b'", /* not a kernel name */
         "--stage 02-static --option --block --values 8x8 --bogus",
     };
@@ -688,6 +850,10 @@ static void test_sweep_bad_arguments(void **state) {
             fail_msg("tools/sweep.sh %s: want exit status 2 and one error line, got %d", bad[i], status);
         }
     }
+    /* An unknown stage: the reader's message after "--stage: "; nothing written. */
+    assert_int_equal(SWEEP(f, "", "--stage 98 --option --block --values 8x8"), 2);
+    assert_int_equal(sh("grep -q \"^sweep: error: --stage: unknown stage '98'\" '%s/err'", f->dir), 0);
+    assert_int_equal(sh("test ! -e '%s/root'", f->dir), 0);
     assert_int_equal(SWEEP(f, "", "--help"), 0);
     assert_int_equal(sh("grep -q '^usage: tools/sweep.sh' '%s/out'", f->dir), 0);
 }
@@ -733,9 +899,7 @@ static void test_pt_stage_selection(void **state) {
     REQUIRE_TOOLS();
     fixture *f = *state;
     add_fake_pt_stages(f, "p01-base p02-nomalloc p03-regs p04-soa p05-soa p05a-split p07-const");
-    const struct {
-        const char *spec, *timed;
-    } cases[] = {
+    const selection cases[] = {
         {"p1-3", "p01-base p02-nomalloc p03-regs"},
         {"1-3", "01-base 02-static"},                                   /* no p stage */
         {"1-18", "01-base 02-static"},
@@ -746,17 +910,7 @@ static void test_pt_stage_selection(void **state) {
         {"2,p2", "02-static p02-nomalloc"},
         {"", "01-base 02-static p01-base p02-nomalloc p03-regs p04-soa p05-soa p05a-split p07-const"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        char args[128];
-        snprintf(args, sizeof args, "--runs 1 --no-verify%s%s", cases[i].spec[0] ? " --stages " : "", cases[i].spec);
-        assert_int_equal(sh("rm -rf '%s/results'", f->dir), 0);
-        RUN_OK(f, "", args);
-        assert_int_equal(TIMED_STAGES(f), 0);
-        if (sh("grep -qx '%s' '%s/timed'", cases[i].timed, f->dir) != 0) {
-            sh("sed 's/^/# timed: /' '%s/timed'", f->dir);
-            fail_msg("--stages '%s' should time exactly: %s", cases[i].spec, cases[i].timed);
-        }
-    }
+    assert_selections(f, cases, sizeof cases / sizeof *cases);
     /* Both tracks interleaved: orders 1 to 4 are run 1 of each selected stage. */
     assert_int_equal(sh("rm -rf '%s/results'", f->dir), 0);
     RUN_OK(f, "", "--runs 2 --no-verify --stages 1-2,p1-2");
@@ -774,8 +928,9 @@ static void test_bench_executables_never_timed(void **state) {
     /* Executables that would print a valid CSV under their own name if they were run. */
     assert_int_equal(sh("cp tests/fixtures/fake-pt-stage.sh '%s/bin/p01-base-bench' && "
                         "cp tests/fixtures/fake-pt-stage.sh '%s/bin/p02-nomalloc-bench'", d, d), 0);
-    assert_int_equal(sh("tools/list-stages.sh '%s/bin' | xargs -n1 basename | paste -sd' ' - | "
-                        "grep -qx '01-base 02-static p01-base p02-nomalloc'", d), 0);
+    /* The reader lists the stage folders only. */
+    assert_int_equal(sh("STAGES_DIR='%s' tools/stages list | paste -sd' ' - | "
+                        "grep -qx '01-base 02-static p01-base p02-nomalloc'", f->stages), 0);
     const char *specs[] = {"", "--stages p1", "--stages p1-2,1"};
     for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
         char args[128];
@@ -804,15 +959,16 @@ static void test_pt_stages_verified_against_pt_reference(void **state) {
     assert_int_equal(sh("grep -q '^p01-base: ok: differing pixels: 0' '%s/%s' && grep -q '^p02-nomalloc: ok' '%s/%s' && "
                         "grep -q '^01-base: ok' '%s/%s'", d, verify, d, verify, d, verify), 0);
     assert_int_equal(sh("grep -q 'scenes/quick.scene scenes/pt-quick.scene' '%s/%s'", d, verify), 0);
-    /* One reference image for the track, of scenes/pt-quick.scene: the fake stages name no
-     * estimator in --help, which is the path estimator. */
+    /* One reference image for the track, of scenes/pt-quick.scene: the fake stages' manifests
+     * name the path estimator. */
     assert_int_equal(sh_num("grep -c '^pt-reference ' '%s/args'", d), 1);
     assert_int_equal(sh("grep -q '^pt-reference --scene scenes/pt-quick.scene --estimator path --output ' '%s/args'", d), 0);
     /* Each p stage rendered scenes/pt-quick.scene, compared with pt-reference's image at 0%%;
-     * a main stage with the CPU reference's at 0.01%%. */
+     * a main stage with the CPU reference's at 0%% too (a manifest without max-differing-percent:
+     * the default, 0, for both tracks). */
     assert_int_equal(sh("grep -q '^p02-nomalloc --scene scenes/pt-quick.scene --output ' '%s/args'", d), 0);
     assert_int_equal(sh("grep -qE '^compare-images [^ ]*/pt-reference-path.png [^ ]*/p02-nomalloc.png --max-differing-percent 0$' '%s/args'", d), 0);
-    assert_int_equal(sh("grep -qE '^compare-images [^ ]*/reference.png [^ ]*/01-base.png --max-differing-percent 0.01$' '%s/args'", d), 0);
+    assert_int_equal(sh("grep -qE '^compare-images [^ ]*/reference.png [^ ]*/01-base.png --max-differing-percent 0$' '%s/args'", d), 0);
     /* Timed on the default --pt-scene, three runs each, with its metrics. */
     assert_int_equal(sh_num("grep -c '^p01-base --scene scenes/pt-benchmark.scene --csv$' '%s/args'", d), 3);
     assert_int_equal(sh_num("awk -F, '$3 == \"p02-nomalloc\" && $12 == \"samples_per_second\" && $15 == \"ok\"' " RUNS " | wc -l", d), 3);
@@ -829,11 +985,10 @@ static void test_pt_stages_verified_against_pt_reference(void **state) {
     /* Only the path-tracing track selected: the CPU reference is not needed. */
     assert_int_equal(sh("rm -rf '%s/results' '%s/bin/cpu-reference'", d, d), 0);
     RUN_OK(f, "", "--runs 1 --stages p1");
-    /* A stage's folder may state a bound, as for the main track. */
-    assert_int_equal(sh("rm -rf '%s/results' && mkdir -p '%s/stages/p01-base' '%s/stages/p02-nomalloc' && "
-                        "echo 100 >'%s/stages/p02-nomalloc/max-differing-percent'", d, d, d, d), 0);
-    snprintf(env, sizeof env, "FAKE_BAD_IMAGE=p02-nomalloc RUN_STAGES_DIR='%s/stages'", d);
-    RUN_OK(f, env, "--runs 1 --stages p1-2");
+    /* A stage's manifest may state a bound, as for the main track. */
+    assert_int_equal(sh("rm -rf '%s/results'", d), 0);
+    write_manifest(f->stages, "p02-nomalloc", "p01-base", "max-differing-percent: 100");
+    RUN_OK(f, "FAKE_BAD_IMAGE=p02-nomalloc", "--runs 1 --stages p1-2");
     assert_int_equal(sh("grep -q '^p02-nomalloc: ok: differing pixels: 1 of 1' '%s/%s'", d, verify), 0);
     /* Without a pt-reference the path-tracing stages cannot be verified: one line, status 2. */
     assert_int_equal(sh("rm -rf '%s/results' '%s/bin/pt-reference'", d, d), 0);
@@ -870,11 +1025,16 @@ static void add_estimator_pt_reference(const fixture *f) {
                  "echo \"$image\" >\"$output\"\n");
 }
 
-/* A fake path-tracing stage whose --help names ESTIMATOR (as a real stage does, "estimator:
- * NAME") and whose image is the fake reference's for IMAGE_OF: tests/fixtures/fake-pt-stage.sh
- * under the stage's name (in impl/, so that it reports that name) does the rest. */
+/* A fake path-tracing stage whose manifest names ESTIMATOR and whose image is the fake
+ * reference's for IMAGE_OF: tests/fixtures/fake-pt-stage.sh under the stage's name (in impl/, so
+ * that it reports that name) does the rest. Its --help says "estimator: path" whatever the
+ * manifest says: run.sh takes the estimator from the manifest, not from --help. */
 static void add_fake_estimator_stage(const fixture *f, const char *name, const char *estimator,
                                      const char *image_of) {
+    char extra[64], parent[256];
+    snprintf(extra, sizeof extra, "estimator: %s", estimator);
+    default_builds_on(f->stages, name, parent, sizeof parent);
+    write_manifest(f->stages, name, parent, extra);
     char image[64], text[2048];
     if (strcmp(image_of, "path") == 0)
         snprintf(image, sizeof image, "FAKE PT IMAGE");
@@ -884,18 +1044,18 @@ static void add_fake_estimator_stage(const fixture *f, const char *name, const c
                         f->dir, f->dir, name), 0);
     snprintf(text, sizeof text,
              "#!/usr/bin/env bash\n"
-             "if [[ \"${1:-}\" == --help ]]; then echo '%s: a stand-in'; echo 'estimator: %s'; exit 0; fi\n"
+             "if [[ \"${1:-}\" == --help ]]; then echo '%s: a stand-in'; echo 'estimator: path'; exit 0; fi\n"
              "'%s/impl/%s' \"$@\" || exit\n"
              "while [[ $# -gt 1 ]]; do\n"
              "    [[ \"$1\" != --output ]] || echo '%s' >\"$2\"\n"
              "    shift\n"
              "done\n",
-             name, estimator, f->dir, name, image);
+             name, f->dir, name, image);
     write_script(f, name, text);
 }
 
 /* A stage of another estimator (stages p08b-p08d, common/pathtrace/SPEC.md section 6) is
- * verified against build/pt-reference --estimator NAME, the one its --help names: one reference
+ * verified against build/pt-reference --estimator NAME, the one its manifest names: one reference
  * image per estimator, made once; a nee stage that renders the path estimator's picture fails. */
 static void test_pt_stage_verified_against_its_estimator(void **state) {
     REQUIRE_TOOLS();
@@ -915,6 +1075,11 @@ static void test_pt_stage_verified_against_its_estimator(void **state) {
                         "grep -q '^p08d-compact-light-samples: ok: .* (estimator light-pool)$' '%s/%s' && "
                         "grep -q '^p01-base: ok: .* (estimator path)$' '%s/%s'",
                         d, verify, d, verify, d, verify, d, verify), 0);
+    /* The nee stage: its manifest says nee (its --help says path), so its image is compared with
+     * pt-reference --estimator nee's. */
+    assert_int_equal(sh("grep -qx 'estimator: nee' '%s/p08b-next-event/manifest' && "
+                        "'%s/bin/p08b-next-event' --help | grep -qx 'estimator: path'", f->stages, d), 0);
+    assert_int_equal(sh("grep -qE '^compare-images [^ ]*/pt-reference-nee.png [^ ]*/p08b-next-event.png ' '%s/args'", d), 0);
     /* One reference per estimator, each made once. */
     assert_int_equal(sh_num("grep -c '^pt-reference ' '%s/args'", d), 3);
     const char *estimators[] = {"path", "nee", "light-pool"};
@@ -971,12 +1136,25 @@ static void test_pt_summary_tables(void **state) {
     /* The failed run of p02 is listed, not counted. */
     assert_int_equal(sh("grep -q '^- p02-no-device-malloc run 4: exit status 1' '%s/%s'", d, md), 0);
 
+    /* The fakes' manifests (add_manifests): p02 builds on p01, p05 on p02 (p03 and p04 are not
+     * there), p05a on p05, p06 on p05. */
+    add_manifests(f->stages, "p01-base p02-no-device-malloc p05-soa-samples p05a-split-channels p06-device-accumulation");
+    /* The stage model, from the manifests in STAGES_DIR: the main chain, its side stages, then the
+     * path-tracing track; a stage without a manifest there counts as the main chain's, last. */
+    assert_int_equal(sh("cd tools && python3 -c \"import summarize as s; s.STAGES_DIR = '%s'; "
+                        "r = s.ordered_stages({'zz-old', 'p05a-split-channels', '99-gone', 'p01-base', '01-base', 'p05-soa-samples'}); "
+                        "assert r == ['01-base', '99-gone', 'zz-old', 'p01-base', 'p05-soa-samples', 'p05a-split-channels'], r\"",
+                        f->stages), 0);
     /* update_readmes.py: a path-tracing stage's README block (phases against the stage it is
-     * compared with, then rays/s and samples/s medians); one without markers is left alone. */
+     * compared with, then rays/s and samples/s medians); one without markers is left alone. It
+     * reads root/stages' manifests (make_readme_root copies the fakes'). */
     make_readme_root(f, "01-base p02-no-device-malloc p05a-split-channels");
-    assert_int_equal(sh("mkdir -p '%s/root/results/fake-gpu' '%s/root/stages/p06-device-accumulation' && "
-                        "cp tests/fixtures/pt-runs.csv '%s/root/results/fake-gpu/runs.csv' && "
-                        "echo '# p06 without markers' >'%s/root/stages/p06-device-accumulation/README.md'", d, d, d, d), 0);
+    assert_int_equal(sh("grep -qx 'builds-on: p02-no-device-malloc' '%s/root/stages/p05-soa-samples/manifest' && "
+                        "grep -qx 'builds-on: p05-soa-samples' '%s/root/stages/p05a-split-channels/manifest' && "
+                        "grep -qx 'builds-on: p05-soa-samples' '%s/root/stages/p06-device-accumulation/manifest'", d, d, d), 0);
+    assert_int_equal(sh("mkdir -p '%s/root/results/reference/fake-gpu' && "
+                        "cp tests/fixtures/pt-runs.csv '%s/root/results/reference/fake-gpu/runs.csv' && "
+                        "echo '# p06 without markers' >'%s/root/stages/p06-device-accumulation/README.md'", d, d, d), 0);
     assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' 2>'%s/err'", d, d), 0);
     assert_int_equal(sh("test ! -s '%s/err'", d), 0);
     assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' --check", d), 0);
@@ -1016,17 +1194,165 @@ static void test_image_and_sanitizer_tools_include_side_stages(void **state) {
     const char *d = f->dir;
     add_fake_stages(f, "07a-side");
     assert_int_equal(sh("echo 'registers 40' >'%s/bin/07a-side.resources.txt'", d), 0);
-    assert_int_equal(sh("tools/compare-stages.sh scenes/quick.scene '%s/bin' >'%s/out' 2>'%s/err'", d, d, d), 0);
+    assert_int_equal(sh("STAGES_DIR='%s' tools/compare-stages.sh scenes/quick.scene '%s/bin' >'%s/out' 2>'%s/err'",
+                        f->stages, d, d, d), 0);
     assert_int_equal(sh("awk '{ print $1 }' '%s/out' | paste -sd' ' - | grep -qx 'stage 01-base 02-static 07a-side'", d), 0);
     /* compute-sanitizer and nvidia-smi stand-ins: every run is clean. */
     assert_int_equal(sh("printf '#!/bin/sh\\necho \"========= ERROR SUMMARY: 0 errors\"\\n' >'%s/fake-sanitizer' && "
                         "chmod +x '%s/fake-sanitizer'", d, d), 0);
-    assert_int_equal(sh("BUILD='%s/bin' RESULTS='%s/results' COMPUTE_SANITIZER='%s/fake-sanitizer' "
+    assert_int_equal(sh("STAGES_DIR='%s' BUILD='%s/bin' RESULTS='%s/results' COMPUTE_SANITIZER='%s/fake-sanitizer' "
                         "NVIDIA_SMI='%s/tests/fixtures/fake-nvidia-smi.sh' SANITIZE_TOOLS=memcheck "
                         "SANITIZE_SCENES=scenes/quick.scene tools/sanitize.sh >'%s/out' 2>&1",
-                        d, d, d, repo, d), 0);
+                        f->stages, d, d, d, repo, d), 0);
     assert_int_equal(sh("grep -q '^=== 07a-side, memcheck, scenes/quick.scene: clean' '%s'/results/*/sanitizer.txt", d), 0);
     assert_int_equal(sh("grep -q 'all 3 runs clean' '%s/out'", d), 0);
+}
+
+/* Every stage the manifests list must have been built: a stage folder without an executable in
+ * --bin-dir, named by --stages or listed by default, is refused with one line naming it, status
+ * 2, before anything is written (the --out folder is not created). */
+static void test_stage_without_executable_refused(void **state) {
+    REQUIRE_TOOLS();
+    fixture *f = *state;
+    const char *d = f->dir;
+    write_manifest(f->stages, "09-missing", "02-static", NULL);
+    const char *specs[] = {"--stages 1,9", ""};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        char args[128];
+        snprintf(args, sizeof args, "--runs 1 %s", specs[i]);
+        assert_int_equal(sh("rm -rf '%s/results'", d), 0);
+        int status = RUN(f, "", args);
+        if (status != 2 || sh("test $(wc -l <'%s/err') -eq 1 && "
+                              "grep -qxF 'run.sh: error: no executable in %s/bin for 09-missing: run make "
+                              "(or time other stages with --stages)' '%s/err'", d, d, d) != 0) {
+            sh("sed 's/^/# run.sh: /' '%s/err'", d);
+            fail_msg("run.sh %s: status %d, want 2 and one line naming 09-missing", args, status);
+        }
+        assert_int_equal(sh("test ! -e '%s/results'", d), 0);
+    }
+}
+
+/* A --stages number of more than two digits (an item that would overflow the shell's arithmetic,
+ * or name stage 123) is refused with one line naming the item, status 2, nothing written. */
+static void test_stage_numbers_of_more_than_two_digits_refused(void **state) {
+    REQUIRE_TOOLS();
+    fixture *f = *state;
+    const char *items[] = {"1-18446744073709551617", "123", "1,123", "p123", "18446744073709551617-1", "007"};
+    for (size_t i = 0; i < sizeof items / sizeof *items; i++) {
+        char args[128], item[64];
+        snprintf(args, sizeof args, "--runs 1 --stages '%s'", items[i]);
+        /* The item refused: the one of more than two digits. */
+        snprintf(item, sizeof item, "%s", strchr(items[i], ',') ? strchr(items[i], ',') + 1 : items[i]);
+        assert_int_equal(sh("rm -rf '%s/results'", f->dir), 0);
+        int status = RUN(f, "", args);
+        if (status != 2 || sh("test $(wc -l <'%s/err') -eq 1 && grep -qF -- \"run.sh: error: --stages item '%s' is not N, Nx, "
+                              "N-M, pN, pNx or pN-M with numbers of at most two digits\" '%s/err'",
+                              f->dir, item, f->dir) != 0) {
+            sh("sed 's/^/# run.sh: /' '%s/err'", f->dir);
+            fail_msg("run.sh %s: status %d, want 2 and one line refusing '%s'", args, status, item);
+        }
+        assert_int_equal(sh("test ! -e '%s/results'", f->dir), 0);
+    }
+}
+
+/* --reference writes results/reference: with --out as well (either order) it is refused with one
+ * line, status 2, and nothing is written. */
+static void test_reference_with_out_refused(void **state) {
+    REQUIRE_TOOLS();
+    fixture *f = *state;
+    const char *d = f->dir;
+    assert_int_equal(RUN(f, "", "--runs 1 --reference"), 2); /* RUN gives --out first */
+    assert_int_equal(sh("test $(wc -l <'%s/err') -eq 1 && grep -qxF 'run.sh: error: --reference writes results/reference: "
+                        "give --out or --reference, not both (see ./run.sh --help)' '%s/err'", d, d), 0);
+    assert_int_equal(sh("test ! -e '%s/results'", d), 0);
+    assert_int_equal(sh("cd '%s/repo' && STAGES_DIR='%s' ./run.sh --no-build --bin-dir '%s/bin' --reference --out '%s/other' "
+                        "--runs 1 >'%s/out' 2>'%s/err'", d, f->stages, d, d, d, d), 2);
+    /* The stand-in checkout's results/reference is as it was: empty. */
+    assert_int_equal(sh("test -z \"$(ls -A '%s/repo/results/reference')\"", d), 0);
+    assert_int_equal(sh("test $(wc -l <'%s/err') -eq 1 && grep -q 'give --out or --reference, not both' '%s/err'", d, d), 0);
+    assert_int_equal(sh("test ! -e '%s/other'", d), 0);
+}
+
+/* A new stage is a folder with only a manifest (and its executable once built): the reader lists
+ * it and resolves its number, run.sh verifies and times it with its manifest's campaign-args. */
+static void test_new_stage_is_a_folder_with_a_manifest(void **state) {
+    REQUIRE_TOOLS();
+    fixture *f = *state;
+    const char *d = f->dir;
+    write_manifest(f->stages, "23-fake-new", "02-static", "options: --frames\ncampaign-args: --frames 5");
+    assert_int_equal(sh("ls '%s/23-fake-new' | paste -sd' ' - | grep -qx manifest", f->stages), 0);
+    add_fake_stages(f, "23-fake-new");
+    assert_int_equal(sh("STAGES_DIR='%s' tools/stages list | paste -sd' ' - | grep -qx '01-base 02-static 23-fake-new' && "
+                        "test \"$(STAGES_DIR='%s' tools/stages get 23 builds-on)\" = 02-static && "
+                        "test \"$(STAGES_DIR='%s' tools/stages select 2-23 | paste -sd' ' -)\" = '02-static 23-fake-new'",
+                        f->stages, f->stages, f->stages), 0);
+    char env[PATH_MAX];
+    snprintf(env, sizeof env, "FAKE_ARGS_LOG='%s/args'", d);
+    RUN_OK(f, env, "--runs 2");
+    assert_int_equal(sh("grep -q '^23-fake-new: ok' '%s/results/fake-gpu/verify.txt'", d), 0);
+    assert_int_equal(sh_num("awk -F, '$3 == \"23-fake-new\" && $12 == \"total\" && $15 == \"ok\"' " RUNS " | wc -l", d), 2);
+    /* Its campaign-args on every timed run: the fake prints frames (5) only when given --frames. */
+    assert_int_equal(sh_num("grep -c '^23-fake-new --scene scenes/benchmark.scene --csv --frames 5$' '%s/args'", d), 2);
+    assert_int_equal(sh_num("awk -F, '$3 == \"23-fake-new\" && $12 == \"frames\" && $13 == 5' " RUNS " | wc -l", d), 2);
+    assert_runs_exact_metrics_ok(f);
+    assert_int_equal(TIMED_STAGES(f), 0);
+    assert_int_equal(sh("grep -qx '01-base 02-static 23-fake-new' '%s/timed'", d), 0);
+}
+
+/* The issue's must-show: in a fresh clone, ./run.sh (no --out) with a stand-in nvidia-smi that
+ * reports an NVIDIA H100 80GB HBM3, a GPU results/reference/ already holds runs of, runs every
+ * stage its manifests list (fakes in a bin folder outside the clone), writes
+ * results/local/nvidia-h100-80gb-hbm3/, and leaves every tracked file unchanged: git status in the
+ * clone prints nothing. */
+static void test_default_output_leaves_tracked_files_unchanged(void **state) {
+    REQUIRE_TOOLS();
+    if (sh("command -v git >/dev/null 2>&1 && git rev-parse --is-inside-work-tree >/dev/null 2>&1") != 0) {
+        print_message("skipped: git is not installed, or this is not a git checkout to clone\n");
+        skip();
+    }
+    fixture *f = *state;
+    const char *d = f->dir;
+    /* The clone: the files git tracks here and those it would (untracked, not ignored), as they
+     * are in the working tree, committed in a new repository. */
+    assert_int_equal(sh("mkdir -p '%s/clone' '%s/clone-bin' && "
+                        "{ git ls-files -z; git ls-files -z --others --exclude-standard; } | "
+                        "tar --null --ignore-failed-read -T - -cf - 2>/dev/null | tar -xf - -C '%s/clone'", d, d, d), 0);
+    assert_int_equal(sh("cd '%s/clone' && git init -q && git add -A && "
+                        "git -c user.email=t@t -c user.name=t -c commit.gpgsign=false commit -qm base", d), 0);
+    assert_int_equal(sh("test -s '%s/clone/results/reference/nvidia-h100-80gb-hbm3/runs.csv'", d), 0);
+    /* A fake executable for every stage the clone's manifests list, and the references. */
+    long stages = sh_num("cd '%s/clone' && tools/stages list | wc -l", d);
+    assert_true(stages > 2);
+    assert_int_equal(sh("cd '%s/clone' && b='%s/clone-bin' && "
+                        "for s in $(tools/stages list main); do cp tests/fixtures/fake-stage.sh \"$b/$s\" || exit 1; done && "
+                        "for s in $(tools/stages list pt); do cp tests/fixtures/fake-pt-stage.sh \"$b/$s\" || exit 1; done && "
+                        "cp tests/fixtures/fake-cpu-reference.sh \"$b/cpu-reference\" && "
+                        "cp tests/fixtures/fake-pt-reference.sh \"$b/pt-reference\" && "
+                        "cp tests/fixtures/fake-compare-images.sh \"$b/compare-images\"", d, d), 0);
+    int status = sh("cd '%s/clone' && FAKE_GPU_NAME='NVIDIA H100 80GB HBM3' ./run.sh --no-build --bin-dir '%s/clone-bin' "
+                    "--runs 1 >'%s/out' 2>'%s/err'", d, d, d, d);
+    if (status != 0) sh("grep -v 'runs done' '%s/err' | sed 's/^/# run.sh: /' | tail -40", d);
+    assert_int_equal(status, 0);
+    /* Every listed stage verified and timed once, into results/local/. */
+    const char *dir = "clone/results/local/nvidia-h100-80gb-hbm3";
+    assert_int_equal(sh_num("awk -F, '$12 == \"total\" && $15 == \"ok\"' '%s/%s/runs.csv' | wc -l", d, dir), stages);
+    assert_int_equal(sh_num("grep -c ': ok: ' '%s/%s/verify.txt'", d, dir), stages);
+    assert_int_equal(sh("grep -q 'NVIDIA H100 80GB HBM3 (reference)' '%s/clone/results/local/README.md'", d), 0);
+    if (sh("python3 -c 'import matplotlib' 2>/dev/null") == 0)
+        assert_int_equal(sh("file '%s/clone/results/local/gpus.png' | grep -q 'PNG image' && "
+                            "file '%s/%s/phases.png' | grep -q 'PNG image'", d, d, dir), 0);
+    /* A sweep without --out goes to results/local too. */
+    status = sh("cd '%s/clone' && FAKE_GPU_NAME='NVIDIA H100 80GB HBM3' tools/sweep.sh --stage 3 --option --block "
+                "--values 8x8,32x8 --runs 1 --bin-dir '%s/clone-bin' >'%s/out' 2>'%s/err'", d, d, d, d);
+    if (status != 0) sh("sed 's/^/# sweep: /' '%s/err' | tail -20", d);
+    assert_int_equal(status, 0);
+    assert_int_equal(sh_num("awk -F, '$12 == \"total\" && $15 == \"ok\"' '%s/%s/sweeps/03-block-size--block.csv' | wc -l",
+                            d, dir), 2);
+    /* Nothing tracked changed, nothing new that git would track. */
+    if (sh("cd '%s/clone' && test -z \"$(git status --porcelain)\"", d) != 0) {
+        sh("cd '%s/clone' && git status --porcelain | sed 's/^/# git status: /' | head -20", d);
+        fail_msg("run.sh changed the clone's tracked files or left files git would track");
+    }
 }
 
 int main(void) {
@@ -1035,6 +1361,7 @@ int main(void) {
     snprintf(smi, sizeof smi, "%s/tests/fixtures/fake-nvidia-smi.sh", repo);
     setenv("RUN_NVIDIA_SMI", smi, 1);
     unsetenv("RUN_BIN_DIR");
+    unsetenv("STAGES_DIR"); /* each test names its own; the clone's run uses its default */
     const char *tools[] = {"parallel", "python3", "flock", "timeout", "base64", "tar", "awk"};
     for (size_t i = 0; i < sizeof tools / sizeof *tools && !missing_tool; i++)
         if (sh("command -v %s >/dev/null 2>&1", tools[i]) != 0) missing_tool = tools[i];
@@ -1063,6 +1390,11 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_pt_stages_verified_against_pt_reference, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pt_stage_verified_against_its_estimator, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pt_summary_tables, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stage_without_executable_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stage_numbers_of_more_than_two_digits_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_reference_with_out_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_new_stage_is_a_folder_with_a_manifest, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_default_output_leaves_tracked_files_unchanged, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,7 @@
 /* Tests of tools/stage-diff.sh and `make diff`: which render.cu a stage is compared with (the
- * previous main stage, the stage a side stage branches from, or FROM), the ids it accepts, plain
- * output when piped, the errors (exit status 2, one line), and that `make diff` needs no nvcc.
- * No GPU needed. Run from the repository root. */
+ * stage its manifest builds on, or FROM), the ids it accepts, plain output when piped, the errors
+ * (exit status 2, one line), and that `make diff` needs no nvcc. No GPU needed. Run from the
+ * repository root. */
 #include "test_support.h"
 
 #define TOOL "tools/stage-diff.sh"
@@ -101,12 +101,12 @@ static void test_side_stage_against_main_stage(void **state)
     assert_headers(r->out, "12-lean-intersection", "12b-packet-culling");
 }
 
-static void test_side_stage_branches_from(void **state)
+static void test_side_stage_builds_on_another_side_stage(void **state)
 {
     (void)state;
-    char named[256];
-    test_read_file("stages/07d-managed-prefetch/branches-from", named, sizeof named);
-    assert_non_null(strstr(named, "07c-unified-memory"));
+    char named[1024];
+    test_read_file("stages/07d-managed-prefetch/manifest", named, sizeof named);
+    assert_non_null(strstr(named, "\nbuilds-on: 07c-unified-memory\n"));
     const char *ids[] = {"07d", "7d", "07d-managed-prefetch"};
     for (size_t i = 0; i < sizeof ids / sizeof *ids; i++) {
         struct command_result *r = run_shell(TOOL " %s", ids[i]);
@@ -171,7 +171,7 @@ static void test_errors(void **state)
     assert_error(run_shell(TOOL " foo"), "unknown stage 'foo'", NULL);
     assert_error(run_shell(TOOL " 08 nothing"), "unknown stage 'nothing'", NULL);
     assert_error(run_shell(TOOL " 1"), "01-base", "FROM");
-    assert_error(run_shell(TOOL " 01-base"), "no predecessor", "FROM");
+    assert_error(run_shell(TOOL " 01-base"), "builds on nothing", "FROM");
     assert_error(run_shell(TOOL), "no stage given", NULL);
     assert_error(run_shell(TOOL " 1 2 3"), "too many arguments", NULL);
     assert_error(run_shell(TOOL " --bogus 8"), "unknown option", NULL);
@@ -180,9 +180,9 @@ static void test_errors(void **state)
     assert_non_null(strstr(r->out, "usage: tools/stage-diff.sh"));
 }
 
-/* The path-tracing track: pNN-name against the previous pNN of its chain, a side stage pNNx-name
- * against the stage it branches from (pNN), ids p2, p02, p5a, p05a or folder names; FROM across
- * stages; the first stage, p01, has no predecessor. */
+/* The path-tracing track: each stage against the one its manifest builds on (the previous pNN of
+ * the chain; a side stage's parent), ids p2, p02, p5a, p05a or folder names; FROM across stages;
+ * the first stage, p01, builds on nothing. */
 static void test_path_tracing_stages(void **state)
 {
     (void)state;
@@ -216,42 +216,63 @@ static void test_path_tracing_stages(void **state)
     r = run_shell(TOOL " p01 01");
     assert_plain_diff(r);
     assert_headers(r->out, "01-base", "p01-base");
-    /* p01 opens its chain: status 2 and one line that asks for FROM (not stage 18 or 01). */
-    assert_error(run_shell(TOOL " p01"), "p01-base is the first of the chain", "FROM=pNN");
-    assert_error(run_shell(TOOL " p1"), "no predecessor", "FROM");
+    /* p01 opens its track: status 2 and one line that asks for FROM (not stage 18 or 01). */
+    assert_error(run_shell(TOOL " p01"), "p01-base is the first of its track", "FROM=");
+    assert_error(run_shell(TOOL " p1"), "builds on nothing", "FROM");
     r = run_shell(MAKE " -s diff STAGE=p01 NVCC=/nonexistent/nvcc");
     assert_int_equal(r->exit_code, 2);
     assert_string_equal(r->out, "");
-    if (strncmp(r->err, "stage-diff: stage p01-base is the first of the chain", 52) != 0 || !strstr(r->err, "FROM"))
+    if (strncmp(r->err, "stage-diff: stage p01-base is the first of its track", 52) != 0 || !strstr(r->err, "FROM"))
         fail_msg("make diff STAGE=p01: expected stage-diff's one line asking for FROM first, got: %s", r->err);
     assert_error(run_shell(TOOL " p99"), "unknown stage 'p99'", "p99-");
     assert_error(run_shell(TOOL " p5z"), "unknown stage 'p5z'", NULL);
     assert_error(run_shell(TOOL " p02 pq"), "unknown stage 'pq'", NULL);
 }
 
-/* Ambiguous ids and a branches-from naming a missing folder, in a made-up stage tree. */
+/* A made-up stage tree: each stage folder holds a manifest (tools/stages reads it) and a
+ * render.cu. */
+static void add_stage(const char *dir, const char *name, const char *builds_on)
+{
+    const char *estimator = name[0] == 'p' ? "estimator: path\n" : "";
+    assert_int_equal(run_shell("mkdir -p '%s/%s' && echo %s > '%s/%s/render.cu' && "
+                               "printf 'lesson: %s\nbuilds-on: %s\nchapter: test\n%s' > '%s/%s/manifest'",
+                               dir, name, name, dir, name, name, builds_on, estimator, dir, name)->exit_code, 0);
+}
+
+/* Ambiguous ids, a builds-on naming a missing folder, and a new stage that only needs its folder
+ * (manifest and render.cu) to be diffed, in a made-up stage tree. */
 static void test_errors_in_a_stage_tree(void **state)
 {
     (void)state;
     char *dir = make_temporary_folder();
-    assert_int_equal(run_shell("cd '%s' && for s in 07-one 07-two 08-next 09-more 09a-lost 09b-ok; do "
-                               "mkdir $s && echo $s > $s/render.cu; done && "
-                               "echo 07-gone > 09a-lost/branches-from && "
-                               "echo 08-next > 09b-ok/branches-from", dir)->exit_code, 0);
+    add_stage(dir, "07-one", "none");
+    add_stage(dir, "07-two", "07-one");
+    add_stage(dir, "08-next", "07-two");
+    add_stage(dir, "09-more", "08-next");
+    add_stage(dir, "09a-lost", "07-gone");
+    add_stage(dir, "09b-ok", "08-next");
     assert_error(run_shell(TOOL " --stages '%s' 7", dir), "'7' is ambiguous", "07-one 07-two");
-    assert_error(run_shell(TOOL " --stages '%s' 8", dir), "ambiguous", "07-one 07-two");
-    assert_error(run_shell(TOOL " --stages '%s' 9a", dir), "09a-lost/branches-from", "'07-gone'");
+    assert_error(run_shell(TOOL " --stages '%s' 9a", dir), "09a-lost/manifest", "'07-gone'");
     struct command_result *r = run_shell(TOOL " --stages '%s' 9b", dir);
     assert_int_equal(r->exit_code, 1);
     char expected[256];
     snprintf(expected, sizeof expected, "--- %s/08-next/render.cu\n+++ %s/09b-ok/render.cu\n", dir, dir);
     assert_int_equal(strncmp(r->out, expected, strlen(expected)), 0);
     assert_true(has_line(r->out, "+", "09b-ok"));
-    /* The path-tracing track in the same tree: its own chain (p03 after p01, not after 09), a side
-     * stage's branches-from naming a stage of the track, and ambiguous p ids. */
-    assert_int_equal(run_shell("cd '%s' && for s in p01-first p03-third p03a-side p04-one p04-two; do "
-                               "mkdir $s && echo $s > $s/render.cu; done && echo p01-first > p03a-side/branches-from",
-                               dir)->exit_code, 0);
+    /* A stage whose manifest names another as the one it builds on is diffed against that one,
+     * whatever its number says. */
+    add_stage(dir, "10-new-lesson", "07-two");
+    r = run_shell(TOOL " --stages '%s' 10", dir);
+    assert_int_equal(r->exit_code, 1);
+    snprintf(expected, sizeof expected, "--- %s/07-two/render.cu\n+++ %s/10-new-lesson/render.cu\n", dir, dir);
+    assert_int_equal(strncmp(r->out, expected, strlen(expected)), 0);
+    /* The path-tracing track in the same tree: its own stages, a side stage's builds-on, and
+     * ambiguous p ids. */
+    add_stage(dir, "p01-first", "none");
+    add_stage(dir, "p03-third", "p01-first");
+    add_stage(dir, "p03a-side", "p01-first");
+    add_stage(dir, "p04-one", "p03-third");
+    add_stage(dir, "p04-two", "p03-third");
     r = run_shell(TOOL " --stages '%s' p3", dir);
     assert_int_equal(r->exit_code, 1);
     snprintf(expected, sizeof expected, "--- %s/p01-first/render.cu\n+++ %s/p03-third/render.cu\n", dir, dir);
@@ -262,6 +283,9 @@ static void test_errors_in_a_stage_tree(void **state)
     assert_int_equal(strncmp(r->out, expected, strlen(expected)), 0);
     assert_error(run_shell(TOOL " --stages '%s' p4", dir), "'p4' is ambiguous", "p04-one p04-two");
     assert_error(run_shell(TOOL " --stages '%s' p1", dir), "p01-first", "FROM");
+    /* A stage folder without a manifest is refused with one line naming it. */
+    assert_int_equal(run_shell("mkdir '%s/11-no-manifest' && echo x > '%s/11-no-manifest/render.cu'", dir, dir)->exit_code, 0);
+    assert_error(run_shell(TOOL " --stages '%s' 11", dir), "11-no-manifest/manifest", "no such file");
     remove_temporary_folder(dir);
 }
 
@@ -301,7 +325,7 @@ int main(void)
         cmocka_unit_test(test_main_stage_against_previous),
         cmocka_unit_test(test_ids_and_folder_names),
         cmocka_unit_test(test_side_stage_against_main_stage),
-        cmocka_unit_test(test_side_stage_branches_from),
+        cmocka_unit_test(test_side_stage_builds_on_another_side_stage),
         cmocka_unit_test(test_from),
         cmocka_unit_test(test_path_tracing_stages),
         cmocka_unit_test(test_colour_only_on_a_terminal),

@@ -1,25 +1,28 @@
 #!/usr/bin/env bash
-# Renders one scene with the CPU reference and with every stage, and prints for each stage how
-# many pixels differ from the CPU reference and from stage 01 (the goal is 0 and 0). Side stages
-# (build/NNx-name) are compared too. The path-tracing stages (build/pNN-name, build/pNNx-name)
-# render PT_SCENE and are compared with build/pt-reference's image made with the estimator the
-# stage's --help names ("estimator: NAME", path when none; common/pathtrace/SPEC.md section 6)
-# and with the first stage of that estimator.
+# Renders one scene with the CPU reference and with every stage (tools/stages list, each built in
+# BUILD_DIR), and prints for each stage how many pixels differ from the CPU reference and from
+# stage 01 (the goal is 0 and 0). Side stages are compared too. The path-tracing stages render
+# PT_SCENE and are compared with build/pt-reference's image made with the estimator their
+# manifest names (common/pathtrace/SPEC.md section 6) and with the first stage of that estimator.
 # usage: tools/compare-stages.sh [SCENE] [BUILD_DIR] [PT_SCENE]
 #        (default scenes/benchmark.scene, build, scenes/pt-benchmark.scene)
 set -euo pipefail
+case ${1:-} in
+    -h|--help) sed -n '2,/^set /{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;;
+    -*) echo "compare-stages: unknown option '$1' (usage: tools/compare-stages.sh [SCENE] [BUILD_DIR] [PT_SCENE])" >&2; exit 2 ;;
+esac
 scene=${1:-scenes/benchmark.scene}
 build=${2:-build}
 pt_scene=${3:-scenes/pt-benchmark.scene}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-. "$(dirname "$0")/stage-estimator.sh"   # stage_estimator
-
+stages_tool="$(dirname "$0")/stages"
 main=() pt=()
-while IFS= read -r stage; do
-    case ${stage##*/} in p*) pt+=("$stage") ;; *) main+=("$stage") ;; esac
-done < <("$(dirname "$0")/list-stages.sh" "$build")
+for name in $("$stages_tool" list); do
+    [[ -x "$build/$name" ]] || { echo "compare-stages: no executable $build/$name (run make)" >&2; exit 2; }
+    if [[ "$("$stages_tool" get "$name" track)" == pt ]]; then pt+=("$build/$name"); else main+=("$build/$name"); fi
+done
 
 status=0
 # compare REFERENCE_IMAGE SCENE STAGE...: one line per stage.
@@ -47,7 +50,7 @@ if [[ ${#pt[@]} -gt 0 ]]; then
     declare -A of_estimator=()
     estimators=()
     for stage in "${pt[@]}"; do
-        estimator=$(stage_estimator "$stage")
+        estimator=$("$stages_tool" get "${stage##*/}" estimator)
         [[ -n "${of_estimator[$estimator]:-}" ]] || estimators+=("$estimator")
         of_estimator[$estimator]+="$stage"$'\n'
     done

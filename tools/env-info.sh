@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Describes the machine of a campaign, for results/<gpu-slug>/env.txt.
+# Describes the machine of a campaign, for OUT/<gpu-slug>/env.txt (run.sh).
 # Usage: tools/env-info.sh GPU_LIST_FILE COMMAND_LINE RESUMED(0|1)
 set -uo pipefail
 smi="${RUN_NVIDIA_SMI:-nvidia-smi}"

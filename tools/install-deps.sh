@@ -8,17 +8,29 @@
 # How: apt-get as root; `sudo -n apt-get` where sudo needs no password; otherwise one line with
 # the exact command to run, and exit status 2. On a machine without apt-get, the same line names
 # the packages. Nothing is printed when nothing is missing. make, ./run.sh and .ci/run call it.
+# matplotlib is wanted by the python3 first on PATH, the one the tools run with (named by its
+# sys.executable in messages). The system's python3 (prefix /usr, not a virtual environment)
+# gets apt-get's python3-matplotlib; any other one (a virtual environment, pyenv, conda) gets
+# `PYTHON -m pip install --quiet matplotlib` into it, where its prefix is writable by this user
+# and it has pip; otherwise one line with the exact pip command and exit status 2. Either way the
+# import is checked again afterwards: status 0 only when that python3 can import matplotlib.
 #
 # usage: tools/install-deps.sh build|test|run [--check]
-#   --check  install nothing: print the missing packages (one line) and exit 2 if any
+#   --check  install nothing: print what is missing (a line for apt-get's packages, a line with
+#            the pip command for a python3 that is not the system's) and exit 2 if anything is
 # environment: STB_INCLUDE_DIR (folder of stb_image_write.h, default /usr/include/stb),
 #   INSTALL_DEPS_SKIP_STB (non-empty: do not look for stb), INSTALL_DEPS_INCLUDE_DIRS (where
 #   isa-l/igzip_lib.h and cmocka.h are looked for, default "/usr/include /usr/local/include";
 #   CPATH's folders too), INSTALL_DEPS_APT (the apt-get command, default apt-get),
-#   INSTALL_DEPS_SUDO (default sudo), INSTALL_DEPS_UID (default: id -u).
+#   INSTALL_DEPS_SUDO (default sudo), INSTALL_DEPS_UID (default: id -u), INSTALL_DEPS_PYTHON
+#   (the python command the tools run with, looked up on PATH, default python3),
+#   INSTALL_DEPS_PIP_ARGS (more words for pip install, e.g. --no-index --find-links DIR).
 set -uo pipefail
 
+status=0
 fail() { echo "install-deps: $*" >&2; exit 2; }
+# A problem that does not stop the rest: said in one line, and the exit status becomes 2.
+problem() { echo "install-deps: $*" >&2; status=2; }
 
 purpose=${1:-}
 check_only=0
@@ -39,6 +51,37 @@ has_header() {
     return 1
 }
 
+python_cmd=${INSTALL_DEPS_PYTHON:-python3}
+read -ra pip_extra <<<"${INSTALL_DEPS_PIP_ARGS:-}"
+
+imports_matplotlib() { "$1" -c 'import matplotlib' >/dev/null 2>&1; }
+
+# Describes the interpreter at $1: py (its sys.executable, else $1), py_quoted (py for a shell
+# line), py_kind (system: the Debian/Ubuntu one under /usr; own: another one whose prefix this
+# user can write, a virtual environment, pyenv or conda; other: neither), py_pip_line (the command
+# that installs matplotlib into it).
+describe_python() {
+    local info exe='' prefix='' base=''
+    info=$("$1" -c 'import sys; print(sys.executable); print(sys.prefix); print(sys.base_prefix)' 2>/dev/null)
+    { IFS= read -r exe; IFS= read -r prefix; IFS= read -r base; } <<<"$info"
+    py=${exe:-$1}
+    printf -v py_quoted '%q' "$py"
+    if [ "$prefix" = /usr ] && [ "$base" = /usr ]; then
+        py_kind=system
+    elif [ -n "$prefix" ] && [ -w "$prefix" ]; then
+        py_kind=own
+    else
+        py_kind=other
+    fi
+    py_pip_line="$py_quoted -m pip install${INSTALL_DEPS_PIP_ARGS:+ $INSTALL_DEPS_PIP_ARGS} matplotlib"
+}
+
+# The line for a python3 that still cannot import matplotlib; $1: why, after "cannot import
+# matplotlib" (may be empty).
+python_problem() {
+    problem "$py cannot import matplotlib$1; install it with: $py_pip_line"
+}
+
 missing=()
 # INSTALL_DEPS_SKIP_STB: the caller was given its own stb folder and checks it itself.
 [ -n "${INSTALL_DEPS_SKIP_STB:-}" ] || [ -f "${STB_INCLUDE_DIR:-/usr/include/stb}/stb_image_write.h" ] ||
@@ -47,15 +90,41 @@ has_header isa-l/igzip_lib.h || missing+=(libisal-dev)
 if [ "$purpose" = test ]; then
     has_header cmocka.h || missing+=(libcmocka-dev)
 fi
+apt_python=0 pip_wanted=0
 if [ "$purpose" != build ]; then
     command -v parallel >/dev/null 2>&1 || missing+=(parallel)
-    if ! command -v python3 >/dev/null 2>&1; then
-        missing+=(python3 python3-matplotlib)
-    elif ! python3 -c 'import matplotlib' >/dev/null 2>&1; then
-        missing+=(python3-matplotlib)
+    python=$(command -v "$python_cmd" 2>/dev/null)
+    if [ -z "$python" ]; then
+        missing+=(python3 python3-matplotlib) apt_python=1
+    elif ! imports_matplotlib "$python"; then
+        describe_python "$python"
+        # apt-get installs for the system's python3 only: never for another one.
+        if [ "$py_kind" = system ]; then
+            missing+=(python3-matplotlib) apt_python=1
+        else
+            pip_wanted=1
+        fi
     fi
 fi
-[ ${#missing[@]} -eq 0 ] && exit 0
+
+# A python3 of its own (a virtual environment, pyenv, conda): pip into it, where that can work.
+if [ $pip_wanted -eq 1 ]; then
+    if ! "$py" -m pip --version >/dev/null 2>&1; then
+        problem "$py cannot import matplotlib and has no pip; install it with:" \
+            "$py_quoted -m ensurepip && $py_pip_line"
+    elif [ $check_only -eq 1 ] || [ "$py_kind" != own ]; then
+        python_problem ""
+    else
+        echo "install-deps: installing matplotlib ($py_quoted -m pip install)" >&2
+        if ! "$py" -m pip install --quiet ${pip_extra[@]+"${pip_extra[@]}"} matplotlib >/dev/null 2>&1; then
+            python_problem " (pip could not install it)"
+        elif ! imports_matplotlib "$py"; then
+            python_problem " even after pip installed it"
+        fi
+    fi
+fi
+
+[ ${#missing[@]} -eq 0 ] && exit $status
 
 apt=${INSTALL_DEPS_APT:-apt-get}
 command_line="apt-get install -y ${missing[*]}"
@@ -84,3 +153,16 @@ if ! "${run[@]}" install -y -qq "${missing[@]}" >/dev/null; then
     "${run[@]}" install -y -qq "${missing[@]}" >/dev/null ||
         fail "could not install ${missing[*]} with ${run[*]}; install them and run again"
 fi
+
+# apt-get's matplotlib is for the system's python3: check that the one on PATH can import it now.
+if [ $apt_python -eq 1 ]; then
+    hash -r
+    python=$(command -v "$python_cmd" 2>/dev/null)
+    if [ -z "$python" ]; then
+        problem "no $python_cmd on PATH even after apt-get installed python3; add its folder (/usr/bin) to PATH"
+    elif ! imports_matplotlib "$python"; then
+        describe_python "$python"
+        python_problem " even after apt-get installed python3-matplotlib"
+    fi
+fi
+exit $status

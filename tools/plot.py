@@ -7,15 +7,17 @@ hatched and labelled):
   kernel.png  kernel time per stage (CPU timer and CUDA events; median, min-max whiskers, log).
 The path-tracing track (pNN-name, pNNx-name; only when the campaign timed it):
   pathtrace.png  rays per second per stage (median, min-max whiskers, log), side stages hatched.
-With --compare RESULTS, one figure for every GPU folder in RESULTS side by side:
+With --compare RESULTS, one figure for every GPU folder in RESULTS side by side (with
+--with REFERENCE, the GPU folders of REFERENCE too, labelled "reference": a user's runs in
+results/local/ beside the committed campaigns in results/reference/):
   RESULTS/gpus.png  total and kernel time of each main-chain stage (means, log axis), one line
-              per GPU, and the study's own GTX 1080 Ti and T4 numbers (RESULTS/reported/*.csv,
+              per GPU, and the study's own GTX 1080 Ti and T4 numbers (results/reported/*.csv,
               its stages 1-7) as dashed lines.
   RESULTS/gpus-pathtrace.png  rays per second of each path-tracing stage (medians, log axis),
               one line per GPU; only when some folder has path-tracing runs.
 Needs matplotlib; without it prints that the plots were skipped.
 Usage: python3 tools/plot.py RESULTS/GPU-SLUG
-       python3 tools/plot.py --compare RESULTS
+       python3 tools/plot.py --compare RESULTS [--with REFERENCE]
 """
 import glob
 import math
@@ -89,7 +91,7 @@ def plot_phases(plt, summary, gpu, path):
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(width, 9), sharex=True,
                                       gridspec_kw={"height_ratios": [3, 2]})
     stacked = [0.0] * len(stages)
-    for metric, label in sm.PHASES[:-1]:
+    for metric, label in sm.shown_phases(summary, stages)[:-1]:
         vals = [(sm.mean(summary, s, metric) or 0) / 1000 for s in stages]
         bars = top.bar(xs, vals, bottom=stacked, label=label, edgecolor="white", linewidth=0.5)
         for bar, hatch in zip(bars, hatches):
@@ -147,7 +149,8 @@ def plot_pathtrace(plt, summary, gpu, path):
                   edgecolor="black", linewidth=0.5)
     for bar, i in zip(bars, keep):
         bar.set_hatch(SIDE_HATCH if sm.is_pt_side_stage(stages[i]) else "")
-        # A stage timed on a scene of its own (campaign.args): another colour, and its label says so.
+        # A stage timed on a scene of its own (its manifest's campaign-args): another colour, and
+        # its label says so.
         if sm.campaign_scene(stages[i]):
             bar.set_facecolor("tab:purple")
     errorbar_where_known(ax, xs, med, err, fmt="none", ecolor="black", capsize=4)
@@ -160,7 +163,7 @@ def plot_pathtrace(plt, summary, gpu, path):
     counts = [summary[s]["rays_per_second"][1]["n"] for s in stages if "rays_per_second" in summary[s]]
     n = f"{min(counts)}-{max(counts)}" if counts and min(counts) != max(counts) else str(max(counts, default=0))
     hatched = "side stages hatched; " if any(sm.is_pt_side_stage(s) for s in stages) else ""
-    other = ("purple: timed on the scene its campaign.args names; "
+    other = ("purple: timed on the scene its manifest's campaign-args name; "
              if any(sm.campaign_scene(s) for s in stages) else "")
     ax.set_xlabel(f"path-tracing stage ({hatched}{other}{n} runs per stage)")
     ax.set_title(f"Path-tracing track: rays per second, {gpu}")
@@ -168,10 +171,10 @@ def plot_pathtrace(plt, summary, gpu, path):
     save(plt, fig, path, dpi=120)
 
 
-def reported_means(results):
+def reported_means():
     """{label: {metric: {study stage number: mean µs}}} of the study's tables (summarize.read_reported)."""
     out = {}
-    for name, notes, header, rows in sm.read_reported(results):
+    for name, notes, header, rows in sm.read_reported():
         label = (notes[0].split(":")[0] if notes else name) + " (the study)"
         metrics = {}
         for row in rows:
@@ -186,14 +189,18 @@ def reported_means(results):
     return out
 
 
-def plot_gpus(plt, results):
-    """RESULTS/gpus.png: each GPU folder's main chain, and the study's GPUs, total and kernel."""
+def plot_gpus(plt, results, reference=None):
+    """RESULTS/gpus.png: each GPU folder's main chain (and REFERENCE's), and the study's GPUs,
+    total and kernel."""
     folders = []
-    for path in sorted(glob.glob(os.path.join(results, "*", "runs.csv"))):
-        rows = sm.load_runs(path)
-        summary = {s: m for s, m in sm.summarize(rows).items() if "total" in m}
-        if summary:
-            folders.append((sm.gpu_of(rows), summary))
+    for where, label in ((results, ""), (reference, " (reference)")):
+        if not where or (label and os.path.abspath(where) == os.path.abspath(results)):
+            continue
+        for path in sorted(glob.glob(os.path.join(where, "*", "runs.csv"))):
+            rows = sm.load_runs(path)
+            summary = {s: m for s, m in sm.summarize(rows).items() if "total" in m}
+            if summary:
+                folders.append((sm.gpu_of(rows) + label, summary))
     if not folders:
         print("plot.py: no campaign in " + results + ", comparison skipped", file=sys.stderr)
         return 0
@@ -209,7 +216,7 @@ def plot_gpus(plt, results):
                               (axes[1], "kernel", "Kernel phase per stage (mean, CPU timer, log)")):
         for gpu, summary in folders:
             ax.plot(xs, [stat(summary, s, metric, "mean") for s in stages], "o-", label=gpu)
-        for label, metrics in reported_means(results).items():
+        for label, metrics in reported_means().items():
             points = sorted((number[n], v) for n, v in metrics.get(metric, {}).items() if n in number)
             if points:
                 ax.plot([p[0] for p in points], [p[1] for p in points], "s--", label=label)
@@ -253,7 +260,8 @@ def plot_gpus_pathtrace(plt, results, folders):
 
 
 def main(argv):
-    if len(argv) not in (2, 3) or argv[1] in ("-h", "--help") or (len(argv) == 3 and argv[1] != "--compare"):
+    compare = len(argv) in (3, 5) and argv[1] == "--compare" and (len(argv) == 3 or argv[3] == "--with")
+    if not (compare or (len(argv) == 2 and not argv[1].startswith("-"))):
         print(__doc__.strip())
         return 0 if len(argv) == 2 and argv[1] in ("-h", "--help") else 2
     try:
@@ -263,8 +271,8 @@ def main(argv):
     except ImportError:
         print("plot.py: matplotlib not installed, plots skipped (pip install matplotlib)", file=sys.stderr)
         return 0
-    if argv[1] == "--compare":
-        return plot_gpus(plt, argv[2])
+    if compare:
+        return plot_gpus(plt, argv[2], argv[4] if len(argv) == 5 else None)
     folder = argv[1]
     rows = sm.load_runs(os.path.join(folder, "runs.csv"))
     summary = sm.summarize(rows)

@@ -3,13 +3,14 @@
 # course's lessons (launch statistics, occupancy, speed of light, memory workload, warp states,
 # source counters per line of render.cu), one launch of render_kernel. The stage is built
 # with -lineinfo into build-lineinfo/ first, so the source page maps to render.cu's lines.
-# Saves results/<gpu-slug>/profiles/<stage>.ncu-rep (open it with ncu-ui, or ncu -i) and a
-# gzip copy, <stage>.ncu-rep.gz, a tenth of the size, which is what the repository keeps
-# (.gitignore leaves out the .ncu-rep: gunzip -k to open a committed one); the raw metrics as
-# <stage>.raw.csv and a short summary as <stage>.profile.txt; and prints the summary.
+# Saves results/local/<gpu-slug>/profiles/<stage>.ncu-rep (open it with ncu-ui, or ncu -i) and a
+# gzip copy, <stage>.ncu-rep.gz, a tenth of the size, which is what the repository keeps for its
+# reference profiles (.gitignore leaves out the .ncu-rep: gunzip -k to open a committed one); the
+# raw metrics as <stage>.raw.csv and a short summary as <stage>.profile.txt; and prints the
+# summary.
 #
-# usage: tools/profile.sh [--scene FILE] [--launch N] [--out DIR] STAGE
-#                                       (make profile STAGE=07 [SCENE=FILE] [LAUNCH=N])
+# usage: tools/profile.sh [--scene FILE] [--launch N] [--out DIR | --reference] STAGE
+#                       (make profile STAGE=07 [SCENE=FILE] [LAUNCH=N] [REFERENCE=1])
 #   STAGE         a stage id (7, 07, 7a) or a folder name
 #   --scene FILE  the scene rendered. Default: scenes/quick.scene (512x512, the whole frame in
 #                 one launch), except for the stages that render in 16 bands (stage 10 on):
@@ -17,7 +18,9 @@
 #                 scenes/benchmark.scene, whose bands are 4,096 blocks
 #   --launch N    which launch of render_kernel, from 0 (default: band 10 of 16, ground, where
 #                 the work is, for the stages that render in bands; 0 for the others)
-#   --out DIR     where the files go (default results/<gpu-slug>/profiles)
+#   --out DIR     where the files go (default results/local/<gpu-slug>/profiles, ignored by git)
+#   --reference   into the course's results/reference/<gpu-slug>/profiles instead, which the
+#                 stage READMEs' profile sections are made from (maintainers)
 # environment: NCU (the ncu command; default ncu on PATH, else $CUDA_HOME/bin/ncu),
 #   NVIDIA_SMI (default nvidia-smi), CUDA_ARCH (passed to make).
 # Exit status: 0 profiled; 2 bad arguments, no ncu or no GPU (one line on stderr); 1 a failure of
@@ -26,16 +29,18 @@ set -euo pipefail
 tools_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cd "$tools_dir/.."
 
-usage() { sed -n '11,25s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '/^# usage:/,/^set /{/^#/s/^# \{0,1\}//p}' "$0"; }
 fail() { echo "profile: $*" >&2; exit 2; }
 
 scene=''
 launch=''
 out=''
+reference=0
 args=()
 while [ $# -gt 0 ]; do
     case $1 in
         -h|--help) usage; exit 0 ;;
+        --reference) reference=1; shift ;;
         --scene|--launch|--out)
             [ $# -ge 2 ] && [ -n "$2" ] || fail "option $1 needs a value"
             case $1 in --scene) scene=$2 ;; --launch) launch=$2 ;; --out) out=$2 ;; esac
@@ -49,10 +54,10 @@ done
 [[ -z $launch || $launch =~ ^[0-9]{1,4}$ ]] || fail "--launch '$launch' is not a launch number (0, 1, ...)"
 [ -z "$scene" ] || [ -f "$scene" ] || fail "no scene file '$scene'"
 
-stages_dir=stages
-. "$tools_dir/stage-names.sh"
-stage=$(resolve "${args[0]}")
-[[ $stage != p[0-9]* ]] ||
+[ $reference -eq 0 ] || [ -z "$out" ] || fail "--reference writes results/reference: give --out or --reference, not both"
+stages_dir=${STAGES_DIR:-stages}
+stage=$(STAGES_DIR=$stages_dir STAGES_PROGRAM=profile "$tools_dir/stages" resolve "${args[0]}") || exit 2
+[[ $(STAGES_DIR=$stages_dir "$tools_dir/stages" get "$stage" track) != pt ]] ||
     fail "$stage is a path-tracing stage, which has no render_kernel: tools/profile.sh profiles the main track's stages only (ncu on build/$stage --scene scenes/pt-quick.scene directly)"
 bands=0
 grep -q 'BAND_COUNT' "$stages_dir/$stage/render.cu" && bands=1
@@ -78,7 +83,10 @@ fi
 
 gpu=$("${NVIDIA_SMI:-nvidia-smi}" --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1 || true)
 [ -n "$gpu" ] || fail "no GPU: ${NVIDIA_SMI:-nvidia-smi} lists none, and Nsight Compute profiles a GPU's kernels"
-out=${out:-results/$("$tools_dir/slug.sh" "$gpu")/profiles}
+if [ $reference -eq 1 ]; then
+    out=results/reference/$("$tools_dir/slug.sh" "$gpu")/profiles
+fi
+out=${out:-results/local/$("$tools_dir/slug.sh" "$gpu")/profiles}
 mkdir -p "$out" || fail "cannot create '$out'"
 
 log=$(mktemp)

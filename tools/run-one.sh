@@ -6,9 +6,9 @@
 # (exit status, timeout, output that is not the stage CSV) gets one row with status "failed".
 # Environment (set by run.sh): RUN_DIR RUN_BIN_DIR RUN_SCENE RUN_TIMEOUT RUN_GPU_LIST
 # RUN_GPU_INFO RUN_HOST RUN_TOTAL RUN_START.
-# Optional: RUN_PT_SCENE (the scene of the path-tracing stages, pNN-name; default RUN_SCENE),
-# RUN_STAGES_DIR (default: the repository's stages/; a stage folder's campaign.args
-# words go on the stage's command line), RUN_STAGE_ARGS (more words after those: tools/sweep.sh's
+# Optional: RUN_PT_SCENE (the scene of the path-tracing stages; default RUN_SCENE), STAGES_DIR
+# (default: the repository's stages/; the words of a stage's manifest's campaign-args go on the
+# stage's command line), RUN_STAGE_ARGS (more words after those: tools/sweep.sh's
 # option and value), RUN_CSV (the file the rows go to; default $RUN_DIR/runs.csv), RUN_VARIANT
 # (when set, appended to every row as one more column: the sweep's value), RUN_LOG_PREFIX
 # (the progress line's first word; default run.sh).
@@ -32,21 +32,18 @@ trap interrupted INT TERM
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 rows_csv="${RUN_CSV:-$RUN_DIR/runs.csv}"
 # A stage that must be timed differently from the others (e.g. the last stage renders several
-# frames and reports its steady-state frame) says so in stages/<stage>/campaign.args, so every
+# frames and reports its steady-state frame) says so in its manifest's campaign-args, so every
 # campaign, on every host, runs it the same way.
-stage_args=()
-campaign_args="${RUN_STAGES_DIR:-$repo/stages}/$stage/campaign.args"
-if [[ -f "$campaign_args" ]]; then
-    read -r -d '' -a stage_args <"$campaign_args" || true
-fi
+campaign_args="$("$repo/tools/stages" get "$stage" campaign-args)" || exit 2
+read -r -a stage_args <<<"$campaign_args" || true
 if [[ -n "${RUN_STAGE_ARGS:-}" ]]; then
     read -r -a more_args <<<"$RUN_STAGE_ARGS"
     stage_args+=(${more_args[@]+"${more_args[@]}"})
 fi
 
-# The path-tracing track (pNN-name) reads scenes of its own format.
+# The path-tracing track reads scenes of its own format.
 scene="$RUN_SCENE"
-[[ "$stage" == p[0-9]* ]] && scene="${RUN_PT_SCENE:-$RUN_SCENE}"
+[[ "$("$repo/tools/stages" get "$stage" track)" == pt ]] && scene="${RUN_PT_SCENE:-$RUN_SCENE}"
 
 start_ns="$(date +%s%N)"
 status=0

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every stage under compute-sanitizer (memcheck, racecheck, initcheck, synccheck) on
 # scenes/quick.scene and scenes/odd-size.scene (1021x767: partial blocks at the right and bottom
-# edges; the path-tracing stages pNN-name on scenes/pt-quick.scene), and writes a readable report to results/<gpu-slug>/sanitizer.txt ending in a summary
-# table (stage x tool x scene: clean, N errors, or how the run failed).
+# edges; the path-tracing stages on scenes/pt-quick.scene), and writes a readable report to
+# RESULTS/<gpu-slug>/sanitizer.txt ending in a summary table (stage x tool x scene: clean, N
+# errors, or how the run failed).
 #
 #   tools/sanitize.sh                 (or: make sanitize)
 #
@@ -12,9 +13,9 @@
 # Environment (all optional):
 #   BUILD                 folder of the stage executables (default build; use a plain build, not
 #                         build-sanitize: AddressSanitizer and compute-sanitizer do not mix)
-#   RESULTS               results folder (default results)
-#   SANITIZE_STAGES       stage names to run (default: every stage executable tools/list-stages.sh
-#                         lists: build/NN-*, build/NNx-*, build/pNN-*, build/pNNx-*)
+#   RESULTS               results folder (default results/local, ignored by git; the course's
+#                         record is results/reference)
+#   SANITIZE_STAGES       stage names to run (default: every stage, tools/stages list)
 #   SANITIZE_TOOLS        default "memcheck racecheck initcheck synccheck"
 #   SANITIZE_SCENES       default "scenes/quick.scene scenes/odd-size.scene"
 #   SANITIZE_PT_SCENES    the path-tracing stages' scenes (default "scenes/pt-quick.scene")
@@ -23,7 +24,7 @@
 #   NVIDIA_SMI            the nvidia-smi command (default nvidia-smi)
 #
 # The GPU is device 0 (the first nvidia-smi lists); the slug is its name in lower case with runs
-# of other characters turned into '-' (as run.sh names results/<gpu-slug>/).
+# of other characters turned into '-' (as run.sh names RESULTS/<gpu-slug>/).
 #
 # What each tool checks, and why the options:
 #   memcheck   out-of-bounds and misaligned accesses of global, local and shared memory, and
@@ -40,12 +41,12 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo" || exit 2
 
 build="${BUILD:-build}"
-results="${RESULTS:-results}"
+results="${RESULTS:-results/local}"
 tools="${SANITIZE_TOOLS:-memcheck racecheck initcheck synccheck}"
 scenes="${SANITIZE_SCENES:-scenes/quick.scene scenes/odd-size.scene}"
 pt_scenes="${SANITIZE_PT_SCENES:-scenes/pt-quick.scene}"
-# The scenes of a stage: the path-tracing track's (pNN-name) read their own scene format.
-scenes_of() { if [[ "$1" == p[0-9]* ]]; then echo "$pt_scenes"; else echo "$scenes"; fi; }
+# The scenes of a stage: the path-tracing track's read their own scene format.
+scenes_of() { if [[ "$("$repo/tools/stages" get "$1" track)" == pt ]]; then echo "$pt_scenes"; else echo "$scenes"; fi; }
 timeout_s="${SANITIZE_TIMEOUT:-900}"
 nvidia_smi="${NVIDIA_SMI:-nvidia-smi}"
 
@@ -77,10 +78,7 @@ fi
 if [[ -n "${SANITIZE_STAGES:-}" ]]; then
     read -r -a stages <<<"$SANITIZE_STAGES"
 else
-    stages=()
-    while IFS= read -r path; do
-        stages+=("$(basename "$path")")
-    done < <("$repo/tools/list-stages.sh" "$build")
+    mapfile -t stages < <("$repo/tools/stages" list)
 fi
 [[ ${#stages[@]} -gt 0 ]] || die "no stage executables in $build/ (run make first)"
 for stage in "${stages[@]}"; do [[ -x "$build/$stage" ]] || die "$build/$stage: not built"; done

@@ -1,9 +1,7 @@
 #!/usr/bin/env bash
-# Shows what one stage changes: `diff -u` of the render.cu of the stage it builds on against its
-# own render.cu. A main stage (stages/NN-name, stages/pNN-name) is compared with the previous main
-# stage of its track; a side stage (NNx-name, pNNx-name) with the stage named in its branches-from
-# file, else with main stage NN (pNN). With FROM, any two stages. Coloured on a terminal, plain
-# when piped. Needs no GPU and no nvcc.
+# Shows what one stage changes: `diff -u` of the render.cu of the stage it builds on (its
+# manifest's builds-on, read by tools/stages) against its own render.cu. With FROM, any two
+# stages. Coloured on a terminal, plain when piped. Needs no GPU and no nvcc.
 #
 # usage: tools/stage-diff.sh [--stages DIR] STAGE [FROM]      (make diff STAGE=07 [FROM=01])
 #   STAGE, FROM   a stage id (7, 07, 7a, 07a; p1, p01, p5a, p05a) or a folder name
@@ -36,43 +34,25 @@ fi
 stages_dir=${stages_dir%/}
 [ -d "$stages_dir" ] || fail "no stage folder '$stages_dir'"
 
-. "$tools_dir/stage-names.sh"   # all_stages, only_folder, resolve
+# The one reader of the stage manifests, on the chosen folder of stages; its messages are ours.
+stages() { STAGES_DIR="$stages_dir" STAGES_PROGRAM=stage-diff "$tools_dir/stages" "$@"; }
+resolve() { stages resolve "$1" || exit 2; }
 
-# The stage a stage builds on: for a side stage its branches-from file or main stage NN (pNN),
-# for a main stage the previous main stage of its track. Fails for the first stage of a chain.
+# The stage a stage builds on; fails for the first stage of a track.
 predecessor() {
-    local stage=$1 track number named previous='' s
-    [[ $stage =~ ^(p?)([0-9][0-9])([a-z]?)- ]] || fail "'$stage' is not a stage folder name"
-    track=${BASH_REMATCH[1]}
-    number=$((10#${BASH_REMATCH[2]}))
-    if [ -n "${BASH_REMATCH[3]}" ]; then
-        if [ -f "$stages_dir/$stage/branches-from" ]; then
-            named=$(tr -d ' \t\r\n' <"$stages_dir/$stage/branches-from")
-            while [ "${named%/}" != "$named" ]; do named=${named%/}; done
-            named=${named##*/}
-            [ -n "$named" ] || fail "$stages_dir/$stage/branches-from is empty: it should name the stage folder $stage branches from"
-            [[ $named =~ ^p?[0-9][0-9][a-z]?-. ]] && [ -d "$stages_dir/$named" ] ||
-                fail "$stages_dir/$stage/branches-from names '$named', which is not a stage folder in $stages_dir/"
-            echo "$named"
-            return
-        fi
-        only_folder "$track$(printf '%02d' "$number")-" "the parent of $stage (main stage $track$(printf '%02d' "$number"))" ||
-            fail "side stage $stage has no parent: no main stage $stages_dir/$track$(printf '%02d' "$number")-* and no branches-from file"
-        return
-    fi
-    for s in $(all_stages); do
-        [[ $s =~ ^$track[0-9][0-9]- ]] && [ $((10#${s:${#track}:2})) -lt "$number" ] && previous=${s:0:$((${#track} + 2))}
-    done
-    [ -n "$previous" ] ||
-        fail "stage $stage is the first of the chain and has no predecessor: name the other stage with FROM (make diff STAGE=${stage:0:$((${#track} + 2))} FROM=${track}NN, or tools/stage-diff.sh ${stage:0:$((${#track} + 2))} ${track}NN)"
-    only_folder "$previous-" "the predecessor of $stage (main stage $previous)"
+    local stage=$1 parent
+    parent=$(stages get "$stage" builds-on) || exit 2
+    [ "$parent" != none ] ||
+        fail "stage $stage is the first of its track and builds on nothing: name the other stage with FROM (make diff STAGE=$(stages get "$stage" id) FROM=..., or tools/stage-diff.sh $(stages get "$stage" id) OTHER)"
+    [ -d "$stages_dir/$parent" ] || fail "$stages_dir/$stage/manifest: builds-on names '$parent', which is not a stage folder in $stages_dir/"
+    echo "$parent"
 }
 
 to=$(resolve "${args[0]}")
 if [ ${#args[@]} -ge 2 ] && [ -n "${args[1]}" ]; then
     from=$(resolve "${args[1]}")
 else
-    from=$(predecessor "$to")
+    from=$(predecessor "$to") || exit 2
 fi
 old="$stages_dir/$from/render.cu"
 new="$stages_dir/$to/render.cu"

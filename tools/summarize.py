@@ -3,16 +3,15 @@
 
 Importable (python3 standard library only):  stats(values), load_runs(path), summarize(rows),
 summary_csv(summary), summary_md(summary, rows), write_summary(folder, check=False), and the
-stage model: stage_key, is_side_stage, main_stages, side_stages, is_pt_stage, pt_stages,
-pt_main_stages, ordered_stages, parent_of, previous_main, baseline_of, campaign_scene,
-comparable_baseline, extra_us_metrics.
+stage model: manifests, manifest, stage_key, is_side_stage, main_stages, side_stages,
+is_pt_stage, pt_stages, pt_main_stages, ordered_stages, builds_on, parent_of, baseline_of,
+campaign_scene, comparable_baseline, extra_us_metrics.
 Usage: python3 tools/summarize.py RESULTS/GPU-SLUG [--check]
 
-Stages: NN-name is main stage NN (the course's chain); NNx-name (a lowercase letter after the
-number) is a side stage that branches from main stage NN, or from the stage folder named in its
-one-line file stages/NNx-name/branches-from. The path-tracing track is the same with a p in
-front: pNN-name (its chain) and pNNx-name (its side stages, from pNN or branches-from); it has
-tables of its own (time, rays and samples per second), after the main track's.
+Stages: what each is (its track, chain or side stage, the stage it builds on, its campaign's
+scene) comes from its manifest, through tools/stages, the one reader of stages/*/manifest. The
+path-tracing track has tables of its own (time, rays and samples per second), after the main
+track's.
 """
 import csv
 import glob
@@ -20,6 +19,7 @@ import math
 import os
 import re
 import statistics
+import subprocess
 import sys
 
 # The study's Table 1 rows: (metric, label).
@@ -27,6 +27,7 @@ PHASES = [
     ("host_allocation", "Host mem. alloc."),
     ("device_allocation", "Device mem. alloc."),
     ("host_to_device", "HtoD mem. transfer"),
+    ("build", "Acceleration build"),  # stages 22 on: a table shows it only where a stage has it
     ("kernel", "CUDA kernel"),
     ("device_to_host", "DtoH mem. transfer"),
     ("device_free", "Device mem. free"),
@@ -39,6 +40,7 @@ PHASE_COLUMNS = {
     "host_allocation": "host alloc.",
     "device_allocation": "device alloc.",
     "host_to_device": "HtoD",
+    "build": "build",
     "kernel": "kernel",
     "device_to_host": "DtoH",
     "device_free": "device free",
@@ -48,123 +50,130 @@ PHASE_COLUMNS = {
 # Metrics in µs that every stage reports besides the phases; any other µs metric is an extra
 # (a part of a phase such as host_touch, or a stage's own such as steady_frame).
 CORE_US_METRICS = ("kernel_events", "context_creation", "image_write")
-# Where the stage folders are (for branches-from); update_readmes.py points it at its --root.
-STAGES_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "stages")
+# Where the stage folders are: $STAGES_DIR (run.sh exports it), else the repository's stages/;
+# update_readmes.py --root points it at that root's.
+STAGES_DIR = os.environ.get("STAGES_DIR") or os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "stages")
+# The one reader of the stage manifests (stages/*/manifest).
+READER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "stages")
 
-_STAGE_NAME = re.compile(r"^(\d\d)([a-z]?)-")       # the main track
-_PT_STAGE_NAME = re.compile(r"^p(\d\d)([a-z]?)-")   # the path-tracing track
-
-
-def stage_key(stage):
-    """(track, number, letter, name): the main track before the path-tracing track, and in each
-    07-x before 07a-y before 08-z; unknown names last."""
-    m = _STAGE_NAME.match(stage)
-    if m:
-        return (0, int(m.group(1)), m.group(2), stage)
-    m = _PT_STAGE_NAME.match(stage)
-    if m:
-        return (1, int(m.group(1)), m.group(2), stage)
-    return (2, 0, "", stage)
+_manifests = {}
 
 
-def stage_number(stage):
-    """NN of a main-track stage (None for a path-tracing stage: the study's numbers are not its)."""
-    m = _STAGE_NAME.match(stage)
-    return int(m.group(1)) if m else None
+def manifests(stages_dir=None):
+    """{stage: {field: value, "order": n}} for every stage folder, as `tools/stages table` reads
+    the manifests (its fields, and the derived track, kind and id); {} where there is no such
+    folder. A manifest it refuses ends the program with its message."""
+    stages_dir = os.path.abspath(stages_dir or STAGES_DIR)
+    if stages_dir not in _manifests:
+        table = {}
+        if os.path.isdir(stages_dir):
+            done = subprocess.run([READER, "table"], env=dict(os.environ, STAGES_DIR=stages_dir),
+                                  capture_output=True, text=True, check=False)
+            if done.returncode != 0:
+                sys.exit(f"{os.path.basename(sys.argv[0])}: error: {done.stderr.strip()}")
+            lines = done.stdout.splitlines()
+            header = lines[0].split("\t") if lines else []
+            for order, line in enumerate(lines[1:]):
+                row = dict(zip(header, line.split("\t")))
+                row["order"] = order
+                table[row["stage"]] = row
+        _manifests[stages_dir] = table
+    return _manifests[stages_dir]
 
 
-def is_side_stage(stage):
+def manifest(stage, stages_dir=None):
+    """A stage's manifest fields ({} for a stage without a folder, e.g. one measured long ago)."""
+    return manifests(stages_dir).get(stage, {})
+
+
+def stage_key(stage, stages_dir=None):
+    """The course's order (tools/stages list: the main track, 07 then 07a then 08, then the
+    path-tracing track); stages without a manifest last, by name."""
+    m = manifest(stage, stages_dir)
+    return (0, m["order"], stage) if m else (1, 0, stage)
+
+
+def stage_number(stage, stages_dir=None):
+    """NN of a main-track stage of the chain (None otherwise: the study's numbers are the main
+    chain's)."""
+    m = manifest(stage, stages_dir)
+    return int(m["id"]) if m and m["track"] == "main" and m["kind"] == "chain" else None
+
+
+def is_side_stage(stage, stages_dir=None):
     """A side stage of the main track (NNx-name)."""
-    m = _STAGE_NAME.match(stage)
-    return bool(m and m.group(2))
+    m = manifest(stage, stages_dir)
+    return bool(m) and m["track"] == "main" and m["kind"] == "side"
 
 
-def is_pt_stage(stage):
+def is_pt_stage(stage, stages_dir=None):
     """A stage of the path-tracing track (pNN-name or pNNx-name)."""
-    return bool(_PT_STAGE_NAME.match(stage))
+    return manifest(stage, stages_dir).get("track") == "pt"
 
 
-def is_pt_side_stage(stage):
-    m = _PT_STAGE_NAME.match(stage)
-    return bool(m and m.group(2))
+def is_pt_side_stage(stage, stages_dir=None):
+    m = manifest(stage, stages_dir)
+    return bool(m) and m["track"] == "pt" and m["kind"] == "side"
 
 
-def _branches(stage):
-    """A side stage of either track."""
-    return is_side_stage(stage) or is_pt_side_stage(stage)
+def main_stages(stages, stages_dir=None):
+    """The main track's chain among STAGES (stages without a manifest count as the chain's, at
+    its end)."""
+    return sorted((s for s in stages if not is_side_stage(s, stages_dir) and not is_pt_stage(s, stages_dir)),
+                  key=lambda s: stage_key(s, stages_dir))
 
 
-def main_stages(stages):
-    """The main track's chain (NN-name)."""
-    return sorted((s for s in stages if not is_side_stage(s) and not is_pt_stage(s)), key=stage_key)
-
-
-def side_stages(stages):
+def side_stages(stages, stages_dir=None):
     """The main track's side stages (NNx-name)."""
-    return sorted((s for s in stages if is_side_stage(s)), key=stage_key)
+    return sorted((s for s in stages if is_side_stage(s, stages_dir)), key=lambda s: stage_key(s, stages_dir))
 
 
-def pt_stages(stages):
-    """Every path-tracing stage, chain and side stages, in number order (p05 before p05a before p06)."""
-    return sorted((s for s in stages if is_pt_stage(s)), key=stage_key)
+def pt_stages(stages, stages_dir=None):
+    """Every path-tracing stage, chain and side stages, in course order (p05, p05a, p06)."""
+    return sorted((s for s in stages if is_pt_stage(s, stages_dir)), key=lambda s: stage_key(s, stages_dir))
 
 
-def pt_main_stages(stages):
+def pt_main_stages(stages, stages_dir=None):
     """The path-tracing track's chain (pNN-name)."""
-    return [s for s in pt_stages(stages) if not is_pt_side_stage(s)]
+    return [s for s in pt_stages(stages, stages_dir) if not is_pt_side_stage(s, stages_dir)]
 
 
-def ordered_stages(stages):
+def ordered_stages(stages, stages_dir=None):
     """The main chain first, then the side stages, then the path-tracing track: the order of
     every table and plot."""
-    return main_stages(stages) + side_stages(stages) + pt_stages(stages)
+    return main_stages(stages, stages_dir) + side_stages(stages, stages_dir) + pt_stages(stages, stages_dir)
 
 
-def previous_main(stage, stages):
-    """The stage before STAGE in its track's chain among STAGES (None for the first)."""
-    chain = pt_main_stages(stages) if is_pt_stage(stage) else main_stages(stages)
-    earlier = [s for s in chain if stage_key(s) < stage_key(stage)]
-    return earlier[-1] if earlier else None
-
-
-def parent_of(stage, stages, stages_dir=None):
-    """A side stage's parent: the stage named in stages/<stage>/branches-from, else main stage NN
-    (pNN for the path-tracing track; the measured one among STAGES, else the folder
-    stages/NN-*). None for a stage of a chain."""
-    if not _branches(stage):
-        return None
-    stages_dir = stages_dir or STAGES_DIR
-    try:
-        with open(os.path.join(stages_dir, stage, "branches-from"), encoding="utf-8") as f:
-            named = f.read().strip()
-        if named:
-            return os.path.basename(named.rstrip("/"))
-    except OSError:
-        pass
-    m = _STAGE_NAME.match(stage) or _PT_STAGE_NAME.match(stage)
-    prefix = ("p" if is_pt_stage(stage) else "") + f"{int(m.group(1)):02d}-"
-    candidates = [s for s in stages if s.startswith(prefix)]
-    if not candidates and os.path.isdir(stages_dir):
-        candidates = sorted(d for d in os.listdir(stages_dir) if d.startswith(prefix))
-    return candidates[0] if candidates else None
+def builds_on(stage, stages_dir=None):
+    """The stage its manifest builds on, or None (the first of a track, or no manifest)."""
+    parent = manifest(stage, stages_dir).get("builds-on")
+    return parent if parent and parent != "none" else None
 
 
 def baseline_of(stage, stages, stages_dir=None):
-    """What a stage is compared with: its parent (side stage) or the previous stage of its chain."""
-    if _branches(stage):
-        return parent_of(stage, stages, stages_dir)
-    return previous_main(stage, stages)
+    """What a stage is compared with: the stage it builds on, or, where that one is not among
+    STAGES (not measured), the nearest measured stage up its line of ancestors."""
+    parent = builds_on(stage, stages_dir)
+    seen = set()
+    while parent and parent not in stages and parent not in seen:
+        seen.add(parent)
+        parent = builds_on(parent, stages_dir)
+    return parent if parent in stages else None
+
+
+def parent_of(stage, stages, stages_dir=None):
+    """A side stage's parent (baseline_of); None for a stage of a chain."""
+    m = manifest(stage, stages_dir)
+    if not m or m["kind"] != "side":
+        return None
+    return baseline_of(stage, stages, stages_dir) or builds_on(stage, stages_dir)
 
 
 def campaign_scene(stage, stages_dir=None):
-    """The scene a campaign times STAGE on when its stages/<stage>/campaign.args names one
-    (--scene FILE, the last one given), else None: the track's scene."""
-    stages_dir = stages_dir or STAGES_DIR
-    try:
-        with open(os.path.join(stages_dir, stage, "campaign.args"), encoding="utf-8") as f:
-            words = f.read().split()
-    except OSError:
-        return None
+    """The scene a campaign times STAGE on when its manifest's campaign-args name one (--scene
+    FILE, the last one given), else None: the track's scene."""
+    words = manifest(stage, stages_dir).get("campaign-args", "").split()
     scenes = [words[i + 1] for i, w in enumerate(words[:-1]) if w == "--scene"]
     return scenes[-1] if scenes else None
 
@@ -265,42 +274,51 @@ def us(x):
     return "–" if x is None else f"{x:.0f}"
 
 
+def shown_phases(summary, stages):
+    """The phases a table of STAGES shows: the study's seven, the build where one of them has
+    it, and the total."""
+    return [(m, label) for m, label in PHASES
+            if m != "build" or any("build" in summary.get(s, {}) for s in stages)]
+
+
 def phases_table(summary, stages=None):
-    """Stages as rows, the seven phases and the total as columns (mean µs): readable with many
+    """Stages as rows, the phases and the total as columns (mean µs): readable with many
     stages. STAGES: which rows, in order (default: the main chain)."""
     stages = main_stages(summary) if stages is None else stages
-    rows = [[s] + [us(mean(summary, s, metric)) for metric, _ in PHASES] for s in stages]
-    return table(["stage"] + [PHASE_COLUMNS[m] for m, _ in PHASES], rows)
+    phases = shown_phases(summary, stages)
+    rows = [[s] + [us(mean(summary, s, metric)) for metric, _ in phases] for s in stages]
+    return table(["stage"] + [PHASE_COLUMNS[m] for m, _ in phases], rows)
 
 
 def side_phases_table(summary, stages_dir=None):
     """phases_table of the side stages, with the stage each branches from."""
     rows = []
+    phases = shown_phases(summary, side_stages(summary))
     for s in side_stages(summary):
         rows.append([s, parent_of(s, summary, stages_dir) or "–"]
-                    + [us(mean(summary, s, metric)) for metric, _ in PHASES])
-    return table(["side stage", "branches from"] + [PHASE_COLUMNS[m] for m, _ in PHASES], rows)
+                    + [us(mean(summary, s, metric)) for metric, _ in phases])
+    return table(["side stage", "branches from"] + [PHASE_COLUMNS[m] for m, _ in phases], rows)
 
 
 def speedup_table(summary):
     """The main chain: mean and median of total and kernel; ratios of means against the first
-    main stage (normally 01) and the previous main stage."""
+    main stage (normally 01) and the stage each builds on."""
     stages = main_stages(summary)
     if not stages:
         return table(["stage"], [])
     first = stages[0]
-    first_label = f"vs {first[:2]}"
+    first_label = f"vs {first.split('-')[0]}"
     rows = []
-    for i, s in enumerate(stages):
-        prev = stages[i - 1] if i else s
+    for s in stages:
+        prev = baseline_of(s, summary) or s
         row = [s]
         for metric in ("total", "kernel"):
             m = mean(summary, s, metric)
             row += [us(m), us(median(summary, s, metric)), ratio(mean(summary, first, metric), m),
                     ratio(mean(summary, prev, metric), m)]
         rows.append(row)
-    return table(["stage", "total mean [µs]", "total median [µs]", first_label, "vs previous",
-                  "kernel mean [µs]", "kernel median [µs]", first_label, "vs previous"], rows)
+    return table(["stage", "total mean [µs]", "total median [µs]", first_label, "vs builds-on",
+                  "kernel mean [µs]", "kernel median [µs]", first_label, "vs builds-on"], rows)
 
 
 def side_speedup_table(summary, stages_dir=None):
@@ -452,10 +470,14 @@ def summary_md(summary, rows, stages_dir=None):
     return "\n".join(parts)
 
 
-def read_reported(results):
+# The study's own numbers, as it reported them (results/reported/*.csv).
+REPORTED_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "results", "reported")
+
+
+def read_reported(reported_dir=None):
     """[(file name, comment lines, header, rows)] of results/reported/*.csv."""
     out = []
-    for path in sorted(glob.glob(os.path.join(results, "reported", "*.csv"))):
+    for path in sorted(glob.glob(os.path.join(reported_dir or REPORTED_DIR, "*.csv"))):
         with open(path, encoding="utf-8") as f:
             lines = f.read().splitlines()
         notes = [l.lstrip("# ").rstrip() for l in lines if l.startswith("#")]

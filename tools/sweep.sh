@@ -7,27 +7,30 @@
 #
 # The values are interleaved (run 1 of every value, then run 2, ...) so that drift of the machine
 # spreads over all of them, one process per run, one run at a time on one GPU; each run is
-# tools/run-one.sh, as in a campaign (the stage's campaign.args included, so the numbers compare
+# tools/run-one.sh, as in a campaign (its manifest's campaign-args included, so the numbers compare
 # with the campaign's). The rows go to OUT/<gpu-slug>/sweeps/<stage>--<option>.csv (runs.csv's
-# columns and `variant`, the value), which is replaced. A path-tracing stage (pNN-name, pNNx-name)
-# is timed on scenes/pt-benchmark.scene, as in a campaign. With --ncu, Nsight Compute profiles
+# columns and `variant`, the value), which is replaced: OUT is results/local (ignored by git) unless
+# --reference refreshes the course's results/reference. A path-tracing stage is timed on
+# scenes/pt-benchmark.scene, as in a campaign. With --ncu, Nsight Compute profiles
 # each value once on scenes/quick.scene (a path-tracing stage: one frame of
 # scenes/pt-quick.scene) and its achieved occupancy becomes rows with metric achieved_occupancy
 # (percent, run 0).
-# python3 tools/update_readmes.py then fills the blocks
+# With --reference, python3 tools/update_readmes.py then fills the blocks
 # <!-- sweep:OPTION:begin --> ... <!-- sweep:OPTION:end --> of the stage's README.
 set -euo pipefail
 
 usage() {
     cat <<'USAGE'
-usage: tools/sweep.sh --stage NAME --option --OPT --values V1,V2,... [options]
-Times stage NAME with --OPT V for each value V, interleaved, one process per run on one GPU, and
-writes OUT/<gpu-slug>/sweeps/NAME--OPT.csv (runs.csv's columns plus `variant`).
+usage: tools/sweep.sh --stage STAGE --option --OPT --values V1,V2,... [options]
+Times STAGE (an id such as 3 or p8a, or a folder name) with --OPT V for each value V,
+interleaved, one process per run on one GPU, and writes OUT/<gpu-slug>/sweeps/STAGE--OPT.csv
+(runs.csv's columns plus `variant`).
 options:
   --runs N        runs per value (default 20)
   --scene FILE    timed scene (default scenes/benchmark.scene; a path-tracing stage, pNN-name:
                   scenes/pt-benchmark.scene)
-  --out DIR       results folder (default results)
+  --out DIR       results folder (default results/local, ignored by git)
+  --reference     write into the course's results/reference instead (maintainers)
   --ncu           also profile each value once with Nsight Compute (ncu on PATH, or $RUN_NCU) on
                   scenes/quick.scene (a path-tracing stage: scenes/pt-quick.scene, one frame)
                   and record its achieved occupancy
@@ -37,28 +40,31 @@ options:
   --gpu INDEX     the GPU to use (default: the first nvidia-smi lists)
   --timeout SEC   per-run time limit (default 120)
   --help          this text
-environment: RUN_NVIDIA_SMI (nvidia-smi command), RUN_NCU (ncu command), RUN_STAGES_DIR (the
-stage folders, for campaign.args and --kernel's default; default stages/).
+environment: RUN_NVIDIA_SMI (nvidia-smi command), RUN_NCU (ncu command), STAGES_DIR (the
+stage folders, for their manifests and --kernel's default; default stages/).
 USAGE
 }
 die() { echo "sweep: error: $*" >&2; exit 2; }
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"
-stage='' option='' values_spec='' runs=20 scene='' out='results' ncu=0 kernel=''
+export STAGES_DIR="${STAGES_DIR:-$repo/stages}"
+stage='' option='' values_spec='' runs=20 scene='' out='' ncu=0 kernel='' reference=0
 bin_dir="${RUN_BIN_DIR:-build}" gpu='' timeout_s=120
 while [[ $# -gt 0 ]]; do
     opt="$1"
     case "$opt" in
         --help|-h) usage; exit 0 ;;
         --ncu) ncu=1; shift; continue ;;
+        --reference) reference=1; shift; continue ;;
         --stage|--option|--values|--runs|--scene|--out|--bin-dir|--gpu|--timeout|--kernel) ;;
         *) die "unknown option '$opt' (see tools/sweep.sh --help)" ;;
     esac
     [[ $# -ge 2 && -n "$2" ]] || die "$opt needs a value"
     val="$2"; shift 2
     case "$opt" in
-        --stage) [[ "$val" =~ ^p?[0-9][0-9][a-z]?-[A-Za-z0-9._-]+$ ]] || die "--stage '$val' is not a stage name like 03-block-size or p08a-image-tiles"; stage="$val" ;;
+        --stage) resolved="$(STAGES_PROGRAM=sweep "$repo/tools/stages" resolve "$val" 2>&1)" \
+                     || die "--stage: ${resolved#sweep: }"; stage="$resolved" ;;
         --option) [[ "$val" =~ ^--[a-z][a-z0-9-]*$ ]] || die "--option '$val' is not an option like --block"; option="$val" ;;
         # Values become a CSV column and file names: no commas, spaces or quotes.
         --values) [[ "$val" =~ ^[A-Za-z0-9._:+-]+(,[A-Za-z0-9._:+-]+)*$ ]] || die "--values '$val' is not a comma-separated list of values like 8x8,16x16"; values_spec="$val" ;;
@@ -72,6 +78,11 @@ while [[ $# -gt 0 ]]; do
     esac
 done
 [[ -n "$stage" ]] || die "--stage is required (e.g. --stage 03-block-size)"
+if [[ "$reference" -eq 1 ]]; then
+    [[ -z "$out" ]] || die "--reference writes results/reference: give --out or --reference, not both"
+    out="$repo/results/reference"
+fi
+out="${out:-$repo/results/local}"
 [[ -n "$option" ]] || die "--option is required (e.g. --option --block)"
 [[ -n "$values_spec" ]] || die "--values is required (e.g. --values 8x8,16x16)"
 [[ "$bin_dir" == /* ]] || bin_dir="$repo/$bin_dir"
@@ -85,12 +96,12 @@ IFS=',' read -r -a values <<<"$values_spec"
 # It is profiled on one frame (--samples 1): ncu profiles every launch of the kernel, and a
 # stage that launches per tile and frame (p08a) makes thousands.
 profile_args=()
-if [[ "$stage" == p[0-9]* ]]; then
+if [[ "$("$repo/tools/stages" get "$stage" track)" == pt ]]; then
     [[ -n "$scene" ]] || scene='scenes/pt-benchmark.scene'
     profile_scene='scenes/pt-quick.scene'
     profile_args=(--samples 1)
     if [[ "$ncu" -eq 1 && -z "$kernel" ]]; then
-        source_file="${RUN_STAGES_DIR:-$repo/stages}/$stage/render.cu"
+        source_file="$STAGES_DIR/$stage/render.cu"
         [[ -r "$source_file" ]] || die "--ncu: cannot read $source_file to find the stage's kernel; name it with --kernel"
         kernels="$(tr '\n' ' ' <"$source_file" \
             | grep -oE '__global__ +void +(__launch_bounds__ *\([^)]*\) *)?[A-Za-z_][A-Za-z0-9_]* *\(' \
@@ -199,4 +210,8 @@ if [[ "$failed" -gt 0 ]]; then
     echo "sweep: $failed run(s) failed (logs in $dir/logs/); rows in $csv" >&2
     exit 1
 fi
-echo "sweep: results in $csv; python3 tools/update_readmes.py fills <!-- sweep:${option#--}:begin --> blocks" >&2
+if [[ "$reference" -eq 1 ]]; then
+    echo "sweep: results in $csv; python3 tools/update_readmes.py fills <!-- sweep:${option#--}:begin --> blocks" >&2
+else
+    echo "sweep: results in $csv" >&2
+fi

@@ -21,19 +21,19 @@ static int usage(FILE *out, const char *program)
             "Replays DIR (written by '%s --record DIR') through this stage's kernels:\n"
             "the intersection and the scattering of one segment, each timed alone with CUDA\n"
             "events, N times (default %d, 1 to %d); prints the median and the minimum.\n",
-            program, stage_info.name, DEFAULT_REPEATS, MAX_REPEATS);
+            program, stage_manifest.name, DEFAULT_REPEATS, MAX_REPEATS);
     return out == stdout ? 0 : 2;
 }
 
 static int fail(const char *message)
 {
-    fprintf(stderr, "%s-bench: error: %s\n", stage_info.name, message);
+    fprintf(stderr, "%s-bench: error: %s\n", stage_manifest.name, message);
     return 2;
 }
 
 int main(int argc, char **argv)
 {
-    cuda_check_program = stage_info.name;
+    cuda_check_program = stage_manifest.name;
     const char *dir = NULL;
     int repeats = DEFAULT_REPEATS;
     char error[ERROR_BYTES];
@@ -62,7 +62,7 @@ int main(int argc, char **argv)
     struct stat info;
     if (stat(dir, &info) != 0 || !S_ISDIR(info.st_mode)) {
         snprintf(error, sizeof error, "%.200s is not a folder (write one with '%s --record %.200s')",
-                 dir, stage_info.name, dir);
+                 dir, stage_manifest.name, dir);
         return fail(error);
     }
     char scene_path[MAX_PATH_BYTES];
@@ -77,7 +77,7 @@ int main(int argc, char **argv)
     }
     int status = 2;
     struct report report;
-    report_init(&report, stage_info.name);
+    report_init(&report, stage_manifest.name);
     if (pt_stage_holds_scene(scene_path, &scene, error, sizeof error)) {
         fail(error);
     } else if (gpu_open(0, &report, error, sizeof error) != GPU_OK) {
@@ -86,7 +86,7 @@ int main(int argc, char **argv)
         struct pt_bench_times times;
         stage_bench(&record, &scene, repeats, &times);
         printf("%s kernel benchmark: %s, frame %d before segment %d, %dx%d paths, %d active\n",
-               stage_info.name, dir, record.sample, record.segment, record.width, record.height,
+               stage_manifest.name, dir, record.sample, record.segment, record.width, record.height,
                times.active);
         printf("  GPU: %s\n", report.gpu_summary);
         printf("  %-10s median %10.1f us  min %10.1f us  %8.1f M rays/s (median)\n", "intersect",

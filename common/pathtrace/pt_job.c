@@ -39,7 +39,7 @@ int pt_stage_holds_scene(const char *scene_path, const struct pt_scene *scene, c
     if (scene->sphere_count <= stage_info.max_spheres)
         return 0;
     snprintf(error, error_size, "%.200s: %d spheres, but stage %s holds at most %d (%s)",
-             scene_path, scene->sphere_count, stage_info.name, stage_info.max_spheres,
+             scene_path, scene->sphere_count, stage_manifest.name, stage_info.max_spheres,
              stage_info.max_spheres_why);
     return -1;
 }

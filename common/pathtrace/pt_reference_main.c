@@ -13,7 +13,7 @@ static const char *const program = "pt-reference";
 
 int main(int argc, char **argv)
 {
-    unsigned accepted = OPTION_THREADS | OPTION_SAMPLES | OPTION_ESTIMATOR;
+    const char *accepted = "--threads --samples --estimator";
     struct options options;
     char error[OPTIONS_ERROR_BYTES];
     if (options_parse(argc, argv, accepted, &options, error, sizeof error)) {

@@ -1,6 +1,8 @@
-/* What a stage of the path-tracing track is: its render.cu defines stage_info, stage_render()
- * and stage_bench(); everything around them (options, scene, checks, the report, the image, the
- * kernel benchmark's files) is common/pathtrace/. */
+/* A stage of the path-tracing track: its render.cu defines stage_info (stage_info.h),
+ * stage_render() and, where its manifest lists --record (a kernel per segment), stage_bench();
+ * everything around them (options, scene, checks, the report, the image, the kernel benchmark's
+ * files) is common/stage_main.c with the track's half, common/pathtrace/pt_track.c, and
+ * common/pathtrace/. */
 #ifndef PT_STAGE_H
 #define PT_STAGE_H
 
@@ -11,26 +13,11 @@
 #include "pathtrace/pt_record.h"
 #include "pathtrace/pt_scene.h"
 #include "report.h"
+#include "stage_info.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-struct pt_stage_info {
-    const char *name;            /* the folder name, e.g. "p01-base" */
-    const char *lesson;          /* one line for --help */
-    int max_spheres;             /* what the stage's data structures hold */
-    const char *max_spheres_why; /* e.g. "its constant-memory arrays" */
-    int block_threads;           /* threads per block of every kernel */
-    int whole_paths;             /* PT_WHOLE_PATHS: no kernel per segment (0 for p01-p07) */
-    int estimator;               /* enum pt_estimator: PT_ESTIMATOR_PATH but for seed 003's */
-    unsigned options;            /* options beyond the track's (options.h), e.g. OPTION_TILES */
-};
-
-/* stage_info.whole_paths: a stage whose kernel follows whole paths has no per-segment state to
- * record (--record) or kernels to replay (build/<stage>-bench): those are for p01-p07. */
-#define PT_SEGMENT_KERNELS 0
-#define PT_WHOLE_PATHS 1
 
 struct pt_render_job {
     const struct pt_scene *scene;
@@ -43,10 +30,8 @@ struct pt_render_job {
     const char *scene_path;   /* for --record's copy of the scene */
     const char *record_dir;   /* --record: NULL, or where frame 0's state is saved */
     int record_segment;       /* ... before this segment's intersection */
-    int tiles;                /* --tiles N (OPTION_TILES): N x N tiles; 1 without it */
+    int tiles;                /* --tiles N: N x N tiles; 1 without it */
 };
-
-extern const struct pt_stage_info stage_info;
 
 /* Renders job->samples frames, timing each phase into job->report, and calls
  * pt_render_job_sums_ready() once the pixel sums (width * height * 3, RGB, in SPEC.md section 4's
@@ -65,13 +50,6 @@ void pt_render_job_sums_ready(struct pt_render_job *job, const unsigned long lon
 /* Common: 0 when the stage's data structures hold the scene's spheres, else -1 and a message. */
 int pt_stage_holds_scene(const char *scene_path, const struct pt_scene *scene, char *error,
                          size_t error_size);
-
-/* Common: the rays the image needs with the stage's estimator (common/pathtrace/pt_count.cu,
- * outside the timing). */
-unsigned long long pt_gpu_count_rays(const struct pt_world *world, int samples, int estimator);
-
-/* malloc that ends the program with a clear message (and status 1) when memory runs out. */
-void *host_alloc_or_exit(size_t bytes, const char *what);
 
 #ifdef __cplusplus
 }

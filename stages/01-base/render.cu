@@ -7,6 +7,9 @@
  * block, and a float RGB frame buffer that is allocated and initialised pixel by pixel on the
  * host and uploaded before the kernel runs. The spheres, the light and the camera sit in global
  * memory. Every phase is timed (common/stage_main.c prints the report).
+ *
+ * The first stage of the main track: it builds on nothing, and every later stage changes one
+ * thing in it. SPEC.md fixes the scene and the arithmetic that every stage keeps.
  */
 #include <math.h>
 
@@ -230,7 +233,7 @@ __global__ void render_kernel(Vec3f *framebuffer, const Sphere *spheres, int sph
                                 camera->background.z / 255.0f);
     }
 
-    /* Phong lighting with exponent 32, as five squarings (see README: same bits everywhere). */
+    /* Phong lighting with exponent 32, as five squarings (docs/reference.md: same picture). */
     float diffuse = f_max(vec3f_dot(to_light, normal), 0.0f);
     float specular = f_max(vec3f_dot(reflected_light, to_viewer), 0.0f);
     specular = specular * specular;
@@ -254,13 +257,10 @@ static Vec3f vec3f_from(struct spec_vec3 v)
 }
 
 extern "C" const struct stage_info stage_info = {
-    "01-base",
-    "the base: own vector type, per-thread distance array, 16x16 blocks, initialised frame buffer",
     MAX_SPHERES,
     "its per-thread distance array",
     16, 16,
-    0,
-    0, 0, /* no --rays-per-thread, no --frames */
+    0, /* no --rays-per-thread */
     0, /* no __launch_bounds__: --block up to 1024 threads */
 };
 

@@ -8,7 +8,9 @@
  * intersection computes its square root and 2a once and picks its root with one test, spheres
  * are passed by pointer instead of copied, the camera is read once, the lighting terms are
  * worked out before the secondary rays, and what does not change is const. Only redundant work
- * goes: every pixel keeps its bits. Everything else is stage 01.
+ * goes: every pixel keeps its bits (README.md has the argument for the square).
+ *
+ * Builds on 01-base.
  */
 #include "gpu.h"
 #include "stage.h"
@@ -183,7 +185,7 @@ __global__ void render_kernel(Vec3f *framebuffer, const Sphere *spheres, int sph
     const Vec3f reflected_light = vec3f_normalize(vec3f_sub(
         from_light, vec3f_scale(2.0f * vec3f_dot(from_light, normal), normal)));
 
-    /* Phong lighting with exponent 32, as five squarings (see README: same bits everywhere).
+    /* Phong lighting with exponent 32, as five squarings (docs/reference.md: same picture).
      * Worked out before the secondary rays, so that two floats, not the vectors they come
      * from, stay alive (in registers) across the shadow and reflection loops. */
     const float diffuse = f_max(vec3f_dot(to_light, normal), 0.0f);
@@ -237,13 +239,10 @@ static Vec3f vec3f_from(struct spec_vec3 v)
 }
 
 extern "C" const struct stage_info stage_info = {
-    "02-static-registers",
-    "static clean-up: one closest-hit float, early shadow exits, no copies: fewer registers",
     SCENE_MAX_SPHERES,
     "the scene format's limit",
     16, 16,
-    0,
-    0, 0, /* no --rays-per-thread, no --frames */
+    0, /* no --rays-per-thread */
     0, /* no __launch_bounds__: --block up to 1024 threads */
 };
 

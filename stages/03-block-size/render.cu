@@ -4,6 +4,8 @@
  * The block size decides how many blocks share a multiprocessor, and with the registers per
  * thread, the theoretical occupancy the report shows. Here it is also an option: --block WxH
  * lets a student sweep it without rebuilding. The kernel is stage 02's, unchanged.
+ *
+ * Builds on 02-static-registers.
  */
 #include "gpu.h"
 #include "stage.h"
@@ -178,7 +180,7 @@ __global__ void render_kernel(Vec3f *framebuffer, const Sphere *spheres, int sph
     const Vec3f reflected_light = vec3f_normalize(vec3f_sub(
         from_light, vec3f_scale(2.0f * vec3f_dot(from_light, normal), normal)));
 
-    /* Phong lighting with exponent 32, as five squarings (see README: same bits everywhere).
+    /* Phong lighting with exponent 32, as five squarings (docs/reference.md: same picture).
      * Worked out before the secondary rays, so that two floats, not the vectors they come
      * from, stay alive (in registers) across the shadow and reflection loops. */
     const float diffuse = f_max(vec3f_dot(to_light, normal), 0.0f);
@@ -232,13 +234,10 @@ static Vec3f vec3f_from(struct spec_vec3 v)
 }
 
 extern "C" const struct stage_info stage_info = {
-    "03-block-size",
-    "threads per block: 32x32 instead of 16x16, and --block WxH to sweep it",
     SCENE_MAX_SPHERES,
     "the scene format's limit",
     32, 32,
-    1,
-    0, 0, /* no --rays-per-thread, no --frames */
+    0, /* no --rays-per-thread */
     0, /* no __launch_bounds__: --block up to 1024 threads */
 };
 

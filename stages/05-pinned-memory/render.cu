@@ -4,8 +4,9 @@
  * Page-locked memory is mapped and resident from the allocation on, so the page faults that
  * stage 04 moved into the copies happen (once, in the host allocation) before any copy, and the
  * GPU's copy engine reads and writes it directly by DMA instead of through a staging buffer of
- * the driver: faster transfers, paid for by a slower allocation and free. Everything else is
- * stage 04.
+ * the driver: faster transfers, paid for by a slower allocation and free.
+ *
+ * Builds on 04-float3.
  */
 #include "gpu.h"
 #include "stage.h"
@@ -57,7 +58,7 @@ __host__ __device__ inline float dot3(float3 a, float3 b)
 }
 
 /* Three divisions by the length, not a multiplication by its reciprocal: the same bits as
- * SPEC.md (see README: same bits everywhere). */
+ * SPEC.md (docs/reference.md: same picture). */
 __host__ __device__ inline float3 normalize3(float3 v)
 {
     float length = sqrtf(dot3(v, v));
@@ -154,7 +155,7 @@ __global__ void render_kernel(float3 *framebuffer, const Sphere *spheres, int sp
     const float3 reflected_light =
         normalize3(sub3(from_light, scale3(2.0f * dot3(from_light, normal), normal)));
 
-    /* Phong lighting with exponent 32, as five squarings (see README: same bits everywhere).
+    /* Phong lighting with exponent 32, as five squarings (docs/reference.md: same picture).
      * Worked out before the secondary rays, so that two floats, not the vectors they come
      * from, stay alive (in registers) across the shadow and reflection loops. */
     const float diffuse = fmaxf(dot3(to_light, normal), 0.0f);
@@ -205,13 +206,10 @@ static float3 float3_from(struct spec_vec3 v)
 }
 
 extern "C" const struct stage_info stage_info = {
-    "05-pinned-memory",
-    "pinned host memory: cudaMallocHost and cudaFreeHost for every host buffer",
     SCENE_MAX_SPHERES,
     "the scene format's limit",
     32, 32,
-    1,
-    0, 0, /* no --rays-per-thread, no --frames */
+    0, /* no --rays-per-thread */
     0, /* no __launch_bounds__: --block up to 1024 threads */
 };
 

@@ -4,7 +4,8 @@
  * The kernel writes every pixel of the image and never reads one, so the frame buffer the host
  * sent up before each launch (empty, at that) was the biggest transfer of the program for
  * nothing; now only the spheres, the light and the camera go up (592 bytes for the benchmark).
- * Everything else is stage 05.
+ *
+ * Builds on 05-pinned-memory.
  */
 #include "gpu.h"
 #include "stage.h"
@@ -56,7 +57,7 @@ __host__ __device__ inline float dot3(float3 a, float3 b)
 }
 
 /* Three divisions by the length, not a multiplication by its reciprocal: the same bits as
- * SPEC.md (see README: same bits everywhere). */
+ * SPEC.md (docs/reference.md: same picture). */
 __host__ __device__ inline float3 normalize3(float3 v)
 {
     float length = sqrtf(dot3(v, v));
@@ -153,7 +154,7 @@ __global__ void render_kernel(float3 *framebuffer, const Sphere *spheres, int sp
     const float3 reflected_light =
         normalize3(sub3(from_light, scale3(2.0f * dot3(from_light, normal), normal)));
 
-    /* Phong lighting with exponent 32, as five squarings (see README: same bits everywhere).
+    /* Phong lighting with exponent 32, as five squarings (docs/reference.md: same picture).
      * Worked out before the secondary rays, so that two floats, not the vectors they come
      * from, stay alive (in registers) across the shadow and reflection loops. */
     const float diffuse = fmaxf(dot3(to_light, normal), 0.0f);
@@ -204,13 +205,10 @@ static float3 float3_from(struct spec_vec3 v)
 }
 
 extern "C" const struct stage_info stage_info = {
-    "06-no-framebuffer-upload",
-    "no frame buffer upload: the kernel writes every pixel, so only the scene goes to the GPU",
     SCENE_MAX_SPHERES,
     "the scene format's limit",
     32, 32,
-    1,
-    0, 0, /* no --rays-per-thread, no --frames */
+    0, /* no --rays-per-thread */
     0, /* no __launch_bounds__: --block up to 1024 threads */
 };
 

@@ -5,7 +5,9 @@
  * now copy the spheres from global memory into the block's shared memory together (thread k of
  * n copies spheres k, k + n, k + 2n, ...), wait for each other at a barrier, and trace against
  * the on-chip copy. Its size is set at launch (dynamic shared memory), which limits a scene to
- * the 48 KiB a block gets without opting in for more. Everything else is stage 06.
+ * the 48 KiB a block gets without opting in for more.
+ *
+ * Builds on 06-no-framebuffer-upload.
  */
 #include "gpu.h"
 #include "stage.h"
@@ -57,7 +59,7 @@ __host__ __device__ inline float dot3(float3 a, float3 b)
 }
 
 /* Three divisions by the length, not a multiplication by its reciprocal: the same bits as
- * SPEC.md (see README: same bits everywhere). */
+ * SPEC.md (docs/reference.md: same picture). */
 __host__ __device__ inline float3 normalize3(float3 v)
 {
     float length = sqrtf(dot3(v, v));
@@ -165,7 +167,7 @@ __global__ void render_kernel(float3 *framebuffer, const Sphere *spheres, int sp
     const float3 reflected_light =
         normalize3(sub3(from_light, scale3(2.0f * dot3(from_light, normal), normal)));
 
-    /* Phong lighting with exponent 32, as five squarings (see README: same bits everywhere).
+    /* Phong lighting with exponent 32, as five squarings (docs/reference.md: same picture).
      * Worked out before the secondary rays, so that two floats, not the vectors they come
      * from, stay alive (in registers) across the shadow and reflection loops. */
     const float diffuse = fmaxf(dot3(to_light, normal), 0.0f);
@@ -216,13 +218,10 @@ static float3 float3_from(struct spec_vec3 v)
 }
 
 extern "C" const struct stage_info stage_info = {
-    "07-shared-spheres",
-    "shared memory: each block copies the spheres on chip once, then traces against that copy",
     (int)((48 * 1024) / sizeof(Sphere)), /* dynamic shared memory without opting in */
     "48 KiB of shared memory per block",
     32, 32,
-    1,
-    0, 0, /* no --rays-per-thread, no --frames */
+    0, /* no --rays-per-thread */
     0, /* no __launch_bounds__: --block up to 1024 threads */
 };
 

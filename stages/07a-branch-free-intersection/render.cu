@@ -1,10 +1,12 @@
 /*
- * Stage 07a, branch-free intersection (a side stage of 07): the root choice as one expression.
+ * Stage 07a, branch-free intersection (a side stage): the root choice as one expression.
  *
  * The study's src7Divergence (its Figure 5): has_intersection picks the nearest positive root of
  * the ray-sphere equation with a single arithmetic expression of 0/1 factors instead of a
  * conditional, hoping to reduce control divergence. Multiplying a finite float by 0 or 1 and
- * adding zeros is exact, so the picture keeps its bits. Everything else is stage 07.
+ * adding zeros is exact, so the picture keeps its bits.
+ *
+ * Builds on 07-shared-spheres.
  */
 #include "gpu.h"
 #include "stage.h"
@@ -56,7 +58,7 @@ __host__ __device__ inline float dot3(float3 a, float3 b)
 }
 
 /* Three divisions by the length, not a multiplication by its reciprocal: the same bits as
- * SPEC.md (see README: same bits everywhere). */
+ * SPEC.md (docs/reference.md: same picture). */
 __host__ __device__ inline float3 normalize3(float3 v)
 {
     float length = sqrtf(dot3(v, v));
@@ -169,7 +171,7 @@ __global__ void render_kernel(float3 *framebuffer, const Sphere *spheres, int sp
     const float3 reflected_light =
         normalize3(sub3(from_light, scale3(2.0f * dot3(from_light, normal), normal)));
 
-    /* Phong lighting with exponent 32, as five squarings (see README: same bits everywhere).
+    /* Phong lighting with exponent 32, as five squarings (docs/reference.md: same picture).
      * Worked out before the secondary rays, so that two floats, not the vectors they come
      * from, stay alive (in registers) across the shadow and reflection loops. */
     const float diffuse = fmaxf(dot3(to_light, normal), 0.0f);
@@ -220,13 +222,10 @@ static float3 float3_from(struct spec_vec3 v)
 }
 
 extern "C" const struct stage_info stage_info = {
-    "07a-branch-free-intersection",
-    "control divergence: the root choice as one arithmetic expression instead of a branch",
     (int)((48 * 1024) / sizeof(Sphere)), /* dynamic shared memory without opting in */
     "48 KiB of shared memory per block",
     32, 32,
-    1,
-    0, 0, /* no --rays-per-thread, no --frames */
+    0, /* no --rays-per-thread */
     0, /* no __launch_bounds__: --block up to 1024 threads */
 };
 

@@ -1,10 +1,12 @@
 /*
- * Stage 07b, light and camera by value (a side stage of 07): kernel parameters, not pointers.
+ * Stage 07b, light and camera by value (a side stage): kernel parameters, not pointers.
  *
  * The study's src8Value: the light and the camera (36 and 24 bytes) travel to the kernel as
  * copies in its parameter list instead of pointers to device memory. Kernel parameters live in a
  * constant bank that every thread reads through the constant cache, so their host allocations,
- * device allocations and copies go away. Everything else is stage 07.
+ * device allocations and copies go away.
+ *
+ * Builds on 07-shared-spheres.
  */
 #include "gpu.h"
 #include "stage.h"
@@ -56,7 +58,7 @@ __host__ __device__ inline float dot3(float3 a, float3 b)
 }
 
 /* Three divisions by the length, not a multiplication by its reciprocal: the same bits as
- * SPEC.md (see README: same bits everywhere). */
+ * SPEC.md (docs/reference.md: same picture). */
 __host__ __device__ inline float3 normalize3(float3 v)
 {
     float length = sqrtf(dot3(v, v));
@@ -164,7 +166,7 @@ __global__ void render_kernel(float3 *framebuffer, const Sphere *spheres, int sp
     const float3 reflected_light =
         normalize3(sub3(from_light, scale3(2.0f * dot3(from_light, normal), normal)));
 
-    /* Phong lighting with exponent 32, as five squarings (see README: same bits everywhere).
+    /* Phong lighting with exponent 32, as five squarings (docs/reference.md: same picture).
      * Worked out before the secondary rays, so that two floats, not the vectors they come
      * from, stay alive (in registers) across the shadow and reflection loops. */
     const float diffuse = fmaxf(dot3(to_light, normal), 0.0f);
@@ -215,13 +217,10 @@ static float3 float3_from(struct spec_vec3 v)
 }
 
 extern "C" const struct stage_info stage_info = {
-    "07b-light-camera-by-value",
-    "kernel parameters: the light and the camera passed by value, not copied to device memory",
     (int)((48 * 1024) / sizeof(Sphere)), /* dynamic shared memory without opting in */
     "48 KiB of shared memory per block",
     32, 32,
-    1,
-    0, 0, /* no --rays-per-thread, no --frames */
+    0, /* no --rays-per-thread */
     0, /* no __launch_bounds__: --block up to 1024 threads */
 };
 

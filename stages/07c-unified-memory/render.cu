@@ -1,12 +1,14 @@
 /*
- * Stage 07c, unified memory (a side stage of 07): one managed allocation per buffer, no copies.
+ * Stage 07c, unified memory (a side stage): one managed allocation per buffer, no copies.
  *
  * The frame buffer, the spheres, the light and the camera come from cudaMallocManaged: one
  * pointer that the host and the kernel both use, instead of a host buffer, a device buffer and a
  * cudaMemcpy between them. Nothing is copied explicitly: the driver migrates pages on demand, the
  * scene to the GPU when the kernel first touches it, the frame back to the host when the host
  * first reads it. The device-to-host phase is that first read (one byte of every 4 KiB page, as
- * a consumer of the frame would begin). Everything else is stage 07.
+ * a consumer of the frame would begin).
+ *
+ * Builds on 07-shared-spheres.
  */
 #include "gpu.h"
 #include "stage.h"
@@ -58,7 +60,7 @@ __host__ __device__ inline float dot3(float3 a, float3 b)
 }
 
 /* Three divisions by the length, not a multiplication by its reciprocal: the same bits as
- * SPEC.md (see README: same bits everywhere). */
+ * SPEC.md (docs/reference.md: same picture). */
 __host__ __device__ inline float3 normalize3(float3 v)
 {
     float length = sqrtf(dot3(v, v));
@@ -166,7 +168,7 @@ __global__ void render_kernel(float3 *framebuffer, const Sphere *spheres, int sp
     const float3 reflected_light =
         normalize3(sub3(from_light, scale3(2.0f * dot3(from_light, normal), normal)));
 
-    /* Phong lighting with exponent 32, as five squarings (see README: same bits everywhere).
+    /* Phong lighting with exponent 32, as five squarings (docs/reference.md: same picture).
      * Worked out before the secondary rays, so that two floats, not the vectors they come
      * from, stay alive (in registers) across the shadow and reflection loops. */
     const float diffuse = fmaxf(dot3(to_light, normal), 0.0f);
@@ -220,13 +222,10 @@ static float3 float3_from(struct spec_vec3 v)
 static volatile unsigned page_sink;
 
 extern "C" const struct stage_info stage_info = {
-    "07c-unified-memory",
-    "unified memory: cudaMallocManaged buffers the host and the GPU share, pages migrate on demand",
     (int)((48 * 1024) / sizeof(Sphere)), /* dynamic shared memory without opting in */
     "48 KiB of shared memory per block",
     32, 32,
-    1,
-    0, 0, /* no --rays-per-thread, no --frames */
+    0, /* no --rays-per-thread */
     0, /* no __launch_bounds__: --block up to 1024 threads */
 };
 

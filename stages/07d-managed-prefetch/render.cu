@@ -1,11 +1,12 @@
 /*
- * Stage 07d, managed memory with prefetching (a side stage of 07c): pages moved before use.
+ * Stage 07d, managed memory with prefetching (a side stage): pages moved before use.
  *
  * Stage 07c's managed buffers, with the migrations asked for ahead of time: cudaMemPrefetchAsync
  * moves the scene to the GPU before the kernel and the frame to the host after it, in bulk
  * instead of one page fault at a time, and each phase waits for its prefetch. The host still
- * reads one byte of every 4 KiB page of the frame, now already resident. Everything else is
- * stage 07c.
+ * reads one byte of every 4 KiB page of the frame, now already resident.
+ *
+ * Builds on 07c-unified-memory.
  */
 #include "gpu.h"
 #include "stage.h"
@@ -57,7 +58,7 @@ __host__ __device__ inline float dot3(float3 a, float3 b)
 }
 
 /* Three divisions by the length, not a multiplication by its reciprocal: the same bits as
- * SPEC.md (see README: same bits everywhere). */
+ * SPEC.md (docs/reference.md: same picture). */
 __host__ __device__ inline float3 normalize3(float3 v)
 {
     float length = sqrtf(dot3(v, v));
@@ -165,7 +166,7 @@ __global__ void render_kernel(float3 *framebuffer, const Sphere *spheres, int sp
     const float3 reflected_light =
         normalize3(sub3(from_light, scale3(2.0f * dot3(from_light, normal), normal)));
 
-    /* Phong lighting with exponent 32, as five squarings (see README: same bits everywhere).
+    /* Phong lighting with exponent 32, as five squarings (docs/reference.md: same picture).
      * Worked out before the secondary rays, so that two floats, not the vectors they come
      * from, stay alive (in registers) across the shadow and reflection loops. */
     const float diffuse = fmaxf(dot3(to_light, normal), 0.0f);
@@ -233,13 +234,10 @@ static void prefetch(const void *memory, size_t bytes, int device)
 }
 
 extern "C" const struct stage_info stage_info = {
-    "07d-managed-prefetch",
-    "unified memory with prefetching: cudaMemPrefetchAsync moves the pages before they are used",
     (int)((48 * 1024) / sizeof(Sphere)), /* dynamic shared memory without opting in */
     "48 KiB of shared memory per block",
     32, 32,
-    1,
-    0, 0, /* no --rays-per-thread, no --frames */
+    0, /* no --rays-per-thread */
     0, /* no __launch_bounds__: --block up to 1024 threads */
 };
 

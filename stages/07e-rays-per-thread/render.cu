@@ -1,12 +1,14 @@
 /*
- * Stage 07e, rays per thread (a side stage of 07): fewer threads, each tracing several pixels.
+ * Stage 07e, rays per thread (a side stage): fewer threads, each tracing several pixels.
  *
  * The study tried 4, 9 and 16 rays per thread. Here --rays-per-thread N (default 4) launches a
  * grid of width x ceil(height / N) threads; thread (i, j) traces the pixels of column i in rows
  * j, j + R, j + 2R, ... where R is the number of rows the grid covers, so the 32 threads of a
  * warp still store neighbouring pixels together. The per-pixel work moves unchanged into
  * render_pixel(); the block still fills shared memory and meets at the barrier before any thread
- * leaves. Everything else is stage 07.
+ * leaves.
+ *
+ * Builds on 07-shared-spheres.
  */
 #include "gpu.h"
 #include "options.h"
@@ -59,7 +61,7 @@ __host__ __device__ inline float dot3(float3 a, float3 b)
 }
 
 /* Three divisions by the length, not a multiplication by its reciprocal: the same bits as
- * SPEC.md (see README: same bits everywhere). */
+ * SPEC.md (docs/reference.md: same picture). */
 __host__ __device__ inline float3 normalize3(float3 v)
 {
     float length = sqrtf(dot3(v, v));
@@ -153,7 +155,7 @@ __device__ void render_pixel(float3 *framebuffer, const Sphere *shared_spheres, 
     const float3 reflected_light =
         normalize3(sub3(from_light, scale3(2.0f * dot3(from_light, normal), normal)));
 
-    /* Phong lighting with exponent 32, as five squarings (see README: same bits everywhere).
+    /* Phong lighting with exponent 32, as five squarings (docs/reference.md: same picture).
      * Worked out before the secondary rays, so that two floats, not the vectors they come
      * from, stay alive (in registers) across the shadow and reflection loops. */
     const float diffuse = fmaxf(dot3(to_light, normal), 0.0f);
@@ -229,13 +231,10 @@ static float3 float3_from(struct spec_vec3 v)
 }
 
 extern "C" const struct stage_info stage_info = {
-    "07e-rays-per-thread",
-    "work per thread: each thread traces --rays-per-thread pixels of its column, in a loop",
     (int)((48 * 1024) / sizeof(Sphere)), /* dynamic shared memory without opting in */
     "48 KiB of shared memory per block",
     32, 32,
-    1,
-    OPTION_RAYS_PER_THREAD, 4, /* --rays-per-thread, 4 by default; no --frames */
+    4, /* --rays-per-thread: 4 by default */
     0, /* no __launch_bounds__: --block up to 1024 threads */
 };
 

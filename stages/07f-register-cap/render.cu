@@ -1,12 +1,14 @@
 /*
- * Stage 07f, register cap (a side stage of 07): __launch_bounds__ asks for full occupancy.
+ * Stage 07f, register cap (a side stage): __launch_bounds__ asks for full occupancy.
  *
  * __launch_bounds__(1024, 2) promises the compiler that a block has at most 1024 threads (stage
  * 07's 32x32) and asks that 2 such blocks fit on a multiprocessor at once: 2048 threads, all a
  * Hopper, A100 or B200 multiprocessor holds, sharing its 65,536 registers, so at most 32 per
  * thread instead of stage 07's 41. What does not fit spills to local memory (see the resource
  * report). Where a multiprocessor holds fewer than 2048 threads, one block of 1024 is all that
- * fits anyway, and the stage asks for that. Everything else is stage 07.
+ * fits anyway, and the stage asks for that (BLOCKS_PER_SM).
+ *
+ * Builds on 07-shared-spheres.
  */
 #include "gpu.h"
 #include "stage.h"
@@ -58,7 +60,7 @@ __host__ __device__ inline float dot3(float3 a, float3 b)
 }
 
 /* Three divisions by the length, not a multiplication by its reciprocal: the same bits as
- * SPEC.md (see README: same bits everywhere). */
+ * SPEC.md (docs/reference.md: same picture). */
 __host__ __device__ inline float3 normalize3(float3 v)
 {
     float length = sqrtf(dot3(v, v));
@@ -177,7 +179,7 @@ __global__ void render_kernel(float3 *framebuffer, const Sphere *spheres, int sp
     const float3 reflected_light =
         normalize3(sub3(from_light, scale3(2.0f * dot3(from_light, normal), normal)));
 
-    /* Phong lighting with exponent 32, as five squarings (see README: same bits everywhere).
+    /* Phong lighting with exponent 32, as five squarings (docs/reference.md: same picture).
      * Worked out before the secondary rays, so that two floats, not the vectors they come
      * from, stay alive (in registers) across the shadow and reflection loops. */
     const float diffuse = fmaxf(dot3(to_light, normal), 0.0f);
@@ -228,13 +230,10 @@ static float3 float3_from(struct spec_vec3 v)
 }
 
 extern "C" const struct stage_info stage_info = {
-    "07f-register-cap",
-    "registers against occupancy: __launch_bounds__(1024, 2) fits 2048 threads, 32 registers each",
     (int)((48 * 1024) / sizeof(Sphere)), /* dynamic shared memory without opting in */
     "48 KiB of shared memory per block",
     32, 32,
-    1,
-    0, 0, /* no --rays-per-thread, no --frames */
+    0, /* no --rays-per-thread */
     0, /* no __launch_bounds__: --block up to 1024 threads */
 };
 

@@ -4,7 +4,9 @@
  * Until now the frame buffer held three floats per pixel (805 MB at 8192x8192), and the host
  * turned them into the 8-bit image. The kernel now applies SPEC.md's output rule itself
  * (truncation toward zero, clamped to 0..255) and stores three bytes per pixel: a quarter of the
- * bytes to allocate as pinned memory, to copy back and to free. Everything else is stage 07.
+ * bytes to allocate as pinned memory, to copy back and to free.
+ *
+ * Builds on 07-shared-spheres.
  */
 #include "gpu.h"
 #include "stage.h"
@@ -56,7 +58,7 @@ __host__ __device__ inline float dot3(float3 a, float3 b)
 }
 
 /* Three divisions by the length, not a multiplication by its reciprocal: the same bits as
- * SPEC.md (see README: same bits everywhere). */
+ * SPEC.md (docs/reference.md: same picture). */
 __host__ __device__ inline float3 normalize3(float3 v)
 {
     float length = sqrtf(dot3(v, v));
@@ -186,7 +188,7 @@ __global__ void render_kernel(unsigned char *framebuffer, const Sphere *spheres,
     const float3 reflected_light =
         normalize3(sub3(from_light, scale3(2.0f * dot3(from_light, normal), normal)));
 
-    /* Phong lighting with exponent 32, as five squarings (see README: same bits everywhere).
+    /* Phong lighting with exponent 32, as five squarings (docs/reference.md: same picture).
      * Worked out before the secondary rays, so that two floats, not the vectors they come
      * from, stay alive (in registers) across the shadow and reflection loops. */
     const float diffuse = fmaxf(dot3(to_light, normal), 0.0f);
@@ -237,13 +239,10 @@ static float3 float3_from(struct spec_vec3 v)
 }
 
 extern "C" const struct stage_info stage_info = {
-    "08-rgb8-framebuffer",
-    "an 8-bit frame buffer: the kernel writes image bytes, a quarter of the float frame's",
     (int)((48 * 1024) / sizeof(Sphere)), /* dynamic shared memory without opting in */
     "48 KiB of shared memory per block",
     32, 32,
-    1,
-    0, 0, /* no --rays-per-thread, no --frames */
+    0, /* no --rays-per-thread */
     0, /* no __launch_bounds__: --block up to 1024 threads */
 };
 

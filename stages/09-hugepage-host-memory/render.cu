@@ -7,7 +7,9 @@
  * buffer is mapped by the stage itself (common/host_pages.c): anonymous memory advised to use
  * 2 MiB pages (512 times fewer pages to fault, pin and map), its first touch spread over every
  * CPU core, then cudaHostRegister pins it so the copy still runs as DMA from page-locked memory.
- * Each step is timed as a part of its phase. Everything else is stage 08.
+ * Each step is timed as a part of its phase.
+ *
+ * Builds on 08-rgb8-framebuffer.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,7 +65,7 @@ __host__ __device__ inline float dot3(float3 a, float3 b)
 }
 
 /* Three divisions by the length, not a multiplication by its reciprocal: the same bits as
- * SPEC.md (see README: same bits everywhere). */
+ * SPEC.md (docs/reference.md: same picture). */
 __host__ __device__ inline float3 normalize3(float3 v)
 {
     float length = sqrtf(dot3(v, v));
@@ -193,7 +195,7 @@ __global__ void render_kernel(unsigned char *framebuffer, const Sphere *spheres,
     const float3 reflected_light =
         normalize3(sub3(from_light, scale3(2.0f * dot3(from_light, normal), normal)));
 
-    /* Phong lighting with exponent 32, as five squarings (see README: same bits everywhere).
+    /* Phong lighting with exponent 32, as five squarings (docs/reference.md: same picture).
      * Worked out before the secondary rays, so that two floats, not the vectors they come
      * from, stay alive (in registers) across the shadow and reflection loops. */
     const float diffuse = fmaxf(dot3(to_light, normal), 0.0f);
@@ -244,13 +246,10 @@ static float3 float3_from(struct spec_vec3 v)
 }
 
 extern "C" const struct stage_info stage_info = {
-    "09-hugepage-host-memory",
-    "host memory in 2 MiB pages, touched by every core, then cudaHostRegister",
     (int)((48 * 1024) / sizeof(Sphere)), /* dynamic shared memory without opting in */
     "48 KiB of shared memory per block",
     32, 32,
-    1,
-    0, 0, /* no --rays-per-thread, no --frames */
+    0, /* no --rays-per-thread */
     0, /* no __launch_bounds__: --block up to 1024 threads */
 };
 
@@ -270,7 +269,7 @@ extern "C" void stage_render(struct render_job *job)
     if (!framebuffer) {
         fprintf(stderr,
                 "%s: error: out of host memory: mmap of the frame buffer (%zu bytes) failed\n",
-                stage_info.name, framebuffer_bytes);
+                stage_manifest.name, framebuffer_bytes);
         exit(1);
     }
     report_part_since(report, PHASE_HOST_ALLOCATION, "host_map", start);

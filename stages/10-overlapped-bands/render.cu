@@ -4,13 +4,15 @@
  *
  * Until now the copy back started only when the whole kernel had finished, and the GPU's copy
  * engine sat idle while the SMs worked (and the SMs while it copied). The frame is now cut into
- * BAND_COUNT bands of rows. Each band gets its own kernel launch and its own asynchronous copy
- * on one of STREAM_COUNT streams; work in one stream runs in order, work in different streams
- * may run at the same time. So band b's copy overlaps the kernels of bands b + 1, b + 2, ...,
- * and only the last band's copy is left after the last kernel. The study named this as its
- * future work. The kernel phase now ends when the last band's kernel ends (the copies hidden
- * behind it are in it), and the copy phase is what is left of the copies. Everything else is
- * stage 09.
+ * BAND_COUNT bands of rows (16). Each band gets its own kernel launch and its own asynchronous
+ * copy on one of STREAM_COUNT streams (4, band b on stream b % 4); work in one stream runs in
+ * order, work in different streams may run at the same time. So band b's copy overlaps the
+ * kernels of bands b + 1, b + 2, ..., and only the last band's copy is left after the last
+ * kernel. The study named this as its future work. The kernel phase now ends when the last
+ * band's kernel ends (the copies hidden behind it are in it), and the copy phase is what is left
+ * of the copies.
+ *
+ * Builds on 09-hugepage-host-memory.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,7 +70,7 @@ __host__ __device__ inline float dot3(float3 a, float3 b)
 }
 
 /* Three divisions by the length, not a multiplication by its reciprocal: the same bits as
- * SPEC.md (see README: same bits everywhere). */
+ * SPEC.md (docs/reference.md: same picture). */
 __host__ __device__ inline float3 normalize3(float3 v)
 {
     float length = sqrtf(dot3(v, v));
@@ -201,7 +203,7 @@ __global__ void render_kernel(unsigned char *framebuffer, const Sphere *spheres,
     const float3 reflected_light =
         normalize3(sub3(from_light, scale3(2.0f * dot3(from_light, normal), normal)));
 
-    /* Phong lighting with exponent 32, as five squarings (see README: same bits everywhere).
+    /* Phong lighting with exponent 32, as five squarings (docs/reference.md: same picture).
      * Worked out before the secondary rays, so that two floats, not the vectors they come
      * from, stay alive (in registers) across the shadow and reflection loops. */
     const float diffuse = fmaxf(dot3(to_light, normal), 0.0f);
@@ -252,13 +254,10 @@ static float3 float3_from(struct spec_vec3 v)
 }
 
 extern "C" const struct stage_info stage_info = {
-    "10-overlapped-bands",
-    "overlap: the frame in bands on several streams, each band copied while the next renders",
     (int)((48 * 1024) / sizeof(Sphere)), /* dynamic shared memory without opting in */
     "48 KiB of shared memory per block",
     32, 32,
-    1,
-    0, 0, /* no --rays-per-thread, no --frames */
+    0, /* no --rays-per-thread */
     0, /* no __launch_bounds__: --block up to 1024 threads */
 };
 
@@ -278,7 +277,7 @@ extern "C" void stage_render(struct render_job *job)
     if (!framebuffer) {
         fprintf(stderr,
                 "%s: error: out of host memory: mmap of the frame buffer (%zu bytes) failed\n",
-                stage_info.name, framebuffer_bytes);
+                stage_manifest.name, framebuffer_bytes);
         exit(1);
     }
     report_part_since(report, PHASE_HOST_ALLOCATION, "host_map", start);

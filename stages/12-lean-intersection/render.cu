@@ -9,7 +9,10 @@
  * ray. And the quadratic is solved with half of b: b = 2 (d.oc), b^2 - 4ak = 4 ((d.oc)^2 - ak), and
  * the factors 2 and 4 cancel in t = (-b -+ sqrt(disc)) / 2a. Multiplying by a power of two is
  * exact in binary floating point (short of overflow and underflow), so every rounding is the one
- * SPEC.md's formula makes: the image keeps its bits. Everything else is stage 11.
+ * SPEC.md's formula makes: the image keeps its bits (SPEC.md section 2, "What a stage may
+ * change").
+ *
+ * Builds on 11-constant-scene.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,7 +72,7 @@ __host__ __device__ inline float dot3(float3 a, float3 b)
 }
 
 /* Three divisions by the length, not a multiplication by its reciprocal: the same bits as
- * SPEC.md (see README: same bits everywhere). */
+ * SPEC.md (docs/reference.md: same picture). */
 __host__ __device__ inline float3 normalize3(float3 v)
 {
     float length = sqrtf(dot3(v, v));
@@ -231,7 +234,7 @@ __global__ void render_kernel(unsigned char *framebuffer, int sphere_count, int 
     const float3 reflected_light =
         normalize3(sub3(from_light, scale3(2.0f * dot3(from_light, normal), normal)));
 
-    /* Phong lighting with exponent 32, as five squarings (see README: same bits everywhere).
+    /* Phong lighting with exponent 32, as five squarings (docs/reference.md: same picture).
      * Worked out before the secondary rays, so that two floats, not the vectors they come
      * from, stay alive (in registers) across the shadow and reflection loops. */
     const float diffuse = fmaxf(dot3(to_light, normal), 0.0f);
@@ -282,13 +285,10 @@ static float3 float3_from(struct spec_vec3 v)
 }
 
 extern "C" const struct stage_info stage_info = {
-    "12-lean-intersection",
-    "a lean intersection: per-sphere and per-ray constants worked out once, half b, same bits",
     MAX_CONSTANT_SPHERES,
     "its array of spheres in constant memory",
     32, 32,
-    1,
-    0, 0, /* no --rays-per-thread, no --frames */
+    0, /* no --rays-per-thread */
     0, /* no __launch_bounds__: --block up to 1024 threads */
 };
 
@@ -308,7 +308,7 @@ extern "C" void stage_render(struct render_job *job)
     if (!framebuffer) {
         fprintf(stderr,
                 "%s: error: out of host memory: mmap of the frame buffer (%zu bytes) failed\n",
-                stage_info.name, framebuffer_bytes);
+                stage_manifest.name, framebuffer_bytes);
         exit(1);
     }
     report_part_since(report, PHASE_HOST_ALLOCATION, "host_map", start);

@@ -1,6 +1,6 @@
 /*
- * Stage 12b (a side stage, from 12), packet culling: each block first finds the spheres its
- * rays can possibly meet, and its rays test only those.
+ * Stage 12b, packet culling (a side stage): each block first finds the spheres its rays can
+ * possibly meet, and its rays test only those.
  *
  * Every ray so far tested every sphere, though a block of neighbouring pixels sees only a few:
  * its primary rays leave the camera inside a narrow pyramid, and the shadow and reflection rays
@@ -13,8 +13,12 @@
  * a sphere (margins far above float error, and NaN keeps everything), and the list keeps the
  * spheres' order, so every ray finds the hit it found before: work that cannot change the pixel
  * is skipped, and the image is stage 12's. The shadow ray of a reflection's hit point is not in
- * a packet (those points are scattered) and still tests every sphere. Everything else is
- * stage 12.
+ * a packet (those points are scattered) and still tests every sphere.
+ *
+ * Kept from stage 12: the intersection solves the quadratic with half of b, and the factors 2
+ * and 4 it drops are powers of two, which scale a float exactly.
+ *
+ * Builds on 12-lean-intersection.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,7 +80,7 @@ __host__ __device__ inline float dot3(float3 a, float3 b)
 }
 
 /* Three divisions by the length, not a multiplication by its reciprocal: the same bits as
- * SPEC.md (see README: same bits everywhere). */
+ * SPEC.md (docs/reference.md: same picture). */
 __host__ __device__ inline float3 normalize3(float3 v)
 {
     float length = sqrtf(dot3(v, v));
@@ -492,7 +496,7 @@ __global__ void render_kernel(unsigned char *framebuffer, int sphere_count, int 
         return;
     }
 
-    /* Phong lighting with exponent 32, as five squarings (see README: same bits everywhere).
+    /* Phong lighting with exponent 32, as five squarings (docs/reference.md: same picture).
      * Worked out before the secondary rays, so that two floats, not the vectors they come
      * from, stay alive (in registers) across the shadow and reflection loops. */
     const float diffuse = fmaxf(dot3(to_light, normal), 0.0f);
@@ -540,13 +544,10 @@ static float3 float3_from(struct spec_vec3 v)
 }
 
 extern "C" const struct stage_info stage_info = {
-    "12b-packet-culling",
-    "packet culling: each block lists the spheres its rays can meet; rays test only those",
     MAX_CONSTANT_SPHERES,
     "its array of spheres in constant memory",
     32, 32,
-    1,
-    0, 0, /* no --rays-per-thread, no --frames */
+    0, /* no --rays-per-thread */
     0, /* no __launch_bounds__: --block up to 1024 threads */
 };
 
@@ -566,7 +567,7 @@ extern "C" void stage_render(struct render_job *job)
     if (!framebuffer) {
         fprintf(stderr,
                 "%s: error: out of host memory: mmap of the frame buffer (%zu bytes) failed\n",
-                stage_info.name, framebuffer_bytes);
+                stage_manifest.name, framebuffer_bytes);
         exit(1);
     }
     report_part_since(report, PHASE_HOST_ALLOCATION, "host_map", start);

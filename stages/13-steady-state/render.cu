@@ -8,7 +8,12 @@
  * phases timed), then N - 1 more that reuse every allocation: each uploads the scene, launches
  * the bands and waits for the last copy. The report adds the mean and the fastest of those frames
  * (steady_frame, steady_frame_min): what a frame costs once nothing is allocated. The per-frame
- * work moves into functions so both paths share it. Everything else is stage 12.
+ * work moves into functions so both paths share it.
+ *
+ * Kept from stage 12: the intersection solves the quadratic with half of b, and the factors 2
+ * and 4 it drops are powers of two, which scale a float exactly.
+ *
+ * Builds on 12-lean-intersection.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,7 +73,7 @@ __host__ __device__ inline float dot3(float3 a, float3 b)
 }
 
 /* Three divisions by the length, not a multiplication by its reciprocal: the same bits as
- * SPEC.md (see README: same bits everywhere). */
+ * SPEC.md (docs/reference.md: same picture). */
 __host__ __device__ inline float3 normalize3(float3 v)
 {
     float length = sqrtf(dot3(v, v));
@@ -230,7 +235,7 @@ __global__ void render_kernel(unsigned char *framebuffer, int sphere_count, int 
     const float3 reflected_light =
         normalize3(sub3(from_light, scale3(2.0f * dot3(from_light, normal), normal)));
 
-    /* Phong lighting with exponent 32, as five squarings (see README: same bits everywhere).
+    /* Phong lighting with exponent 32, as five squarings (docs/reference.md: same picture).
      * Worked out before the secondary rays, so that two floats, not the vectors they come
      * from, stay alive (in registers) across the shadow and reflection loops. */
     const float diffuse = fmaxf(dot3(to_light, normal), 0.0f);
@@ -336,13 +341,10 @@ static float3 float3_from(struct spec_vec3 v)
 }
 
 extern "C" const struct stage_info stage_info = {
-    "13-steady-state",
-    "steady state: --frames N renders N frames reusing every allocation, timed per frame",
     MAX_CONSTANT_SPHERES,
     "its array of spheres in constant memory",
     32, 32,
-    1,
-    OPTION_FRAMES, 0, /* --frames N */
+    0, /* no --rays-per-thread */
     0, /* no __launch_bounds__: --block up to 1024 threads */
 };
 
@@ -364,7 +366,7 @@ extern "C" void stage_render(struct render_job *job)
     if (!framebuffer) {
         fprintf(stderr,
                 "%s: error: out of host memory: mmap of the frame buffer (%zu bytes) failed\n",
-                stage_info.name, framebuffer_bytes);
+                stage_manifest.name, framebuffer_bytes);
         exit(1);
     }
     report_part_since(report, PHASE_HOST_ALLOCATION, "host_map", start);

@@ -11,8 +11,14 @@
  * lanes' masks, so its lanes stay in step and read the same sphere at once. The bins err towards
  * keeping a sphere, by margins far above float error, and a skipped sphere is one the ray could
  * not hit: the closest hit and the first blocker are the ones found before, and the image keeps
- * its bits. One more skip, exact too: a sphere wholly behind the ray's origin (k > 0 and
- * d.oc > 0) needs no square root. Everything else is stage 13.
+ * its bits (README.md, "Why the image cannot change"; SPEC.md section 2, "What a stage may
+ * change"). One more skip, exact too: a sphere wholly behind the ray's origin (k > 0 and
+ * d.oc > 0) needs no square root.
+ *
+ * Kept from stage 12: the intersection solves the quadratic with half of b, and the factors 2
+ * and 4 it drops are powers of two, which scale a float exactly.
+ *
+ * Builds on 13-steady-state.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +35,7 @@
 #define TILE_SIZE 32   /* primary rays are binned per tile of TILE_SIZE x TILE_SIZE pixels */
 #define LIGHT_CELLS 64 /* each face of the light buffer: LIGHT_CELLS x LIGHT_CELLS cells */
 /* The bins keep a sphere whose angular distance from a bin's cone is under these margins
- * (radians), and grow each radius by 1% (see README: why the image cannot change). */
+ * (radians), and grow each radius by 1% (its README: why the image cannot change). */
 #define PRIMARY_MARGIN 1e-3f
 #define SHADOW_MARGIN 1e-2f
 /* A shadow ray of a reflection starts and ends 0.001 along the normal: its line passes within
@@ -81,7 +87,7 @@ __host__ __device__ inline float dot3(float3 a, float3 b)
 }
 
 /* Three divisions by the length, not a multiplication by its reciprocal: the same bits as
- * SPEC.md (see README: same bits everywhere). */
+ * SPEC.md (docs/reference.md: same picture). */
 __host__ __device__ inline float3 normalize3(float3 v)
 {
     float length = sqrtf(dot3(v, v));
@@ -417,7 +423,7 @@ __global__ void render_kernel(unsigned char *framebuffer, const unsigned int *ti
     const float3 reflected_light =
         normalize3(sub3(from_light, scale3(2.0f * dot3(from_light, normal), normal)));
 
-    /* Phong lighting with exponent 32, as five squarings (see README: same bits everywhere).
+    /* Phong lighting with exponent 32, as five squarings (docs/reference.md: same picture).
      * Worked out before the secondary rays, so that two floats, not the vectors they come
      * from, stay alive (in registers) across the shadow and reflection loops. */
     const float diffuse = fmaxf(dot3(to_light, normal), 0.0f);
@@ -538,13 +544,10 @@ static float3 float3_from(struct spec_vec3 v)
 }
 
 extern "C" const struct stage_info stage_info = {
-    "14-sphere-binning",
-    "sphere binning: each ray tests the spheres of its tile's or light cell's bin, same bits",
     MAX_CONSTANT_SPHERES,
     "its array of spheres in constant memory",
     32, 32,
-    1,
-    OPTION_FRAMES, 0, /* --frames N */
+    0, /* no --rays-per-thread */
     0, /* no __launch_bounds__: --block up to 1024 threads */
 };
 
@@ -566,7 +569,7 @@ extern "C" void stage_render(struct render_job *job)
     if (!framebuffer) {
         fprintf(stderr,
                 "%s: error: out of host memory: mmap of the frame buffer (%zu bytes) failed\n",
-                stage_info.name, framebuffer_bytes);
+                stage_manifest.name, framebuffer_bytes);
         exit(1);
     }
     report_part_since(report, PHASE_HOST_ALLOCATION, "host_map", start);

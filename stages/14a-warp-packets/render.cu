@@ -1,5 +1,5 @@
 /*
- * Stage 14a, warp packets: the reflection rays of a warp are bounded together, as they run.
+ * Stage 14a, warp packets (a side stage): a warp's reflection rays bounded together, as they run.
  *
  * Stage 14 bins the primary and shadow rays before the frame, from what is known then: where the
  * camera and the light are. A reflection ray starts where a primary ray hit, so no bin can be
@@ -9,8 +9,13 @@
  * __reduce_max_sync). Then the lanes share the work of asking which spheres the packet can meet,
  * a few spheres each, and OR their answers (__reduce_or_sync): every lane of the warp gets the
  * same bin, with no shared memory and no barrier. As in stage 14 the bin errs towards keeping a
- * sphere, a ray skips only spheres it could not hit, and the image keeps its bits. Everything
- * else is stage 14.
+ * sphere, a ray skips only spheres it could not hit, and the image keeps its bits (the README of
+ * 14-sphere-binning, "Why the image cannot change").
+ *
+ * Kept from stage 12: the intersection solves the quadratic with half of b, and the factors 2
+ * and 4 it drops are powers of two, which scale a float exactly.
+ *
+ * Builds on 14-sphere-binning.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +32,7 @@
 #define TILE_SIZE 32   /* primary rays are binned per tile of TILE_SIZE x TILE_SIZE pixels */
 #define LIGHT_CELLS 64 /* each face of the light buffer: LIGHT_CELLS x LIGHT_CELLS cells */
 /* The bins keep a sphere whose angular distance from a bin's cone is under these margins
- * (radians), and grow each radius by 1% (see README: why the image cannot change). */
+ * (radians), and grow each radius by 1% (stage 14's README: why the image cannot change). */
 #define PRIMARY_MARGIN 1e-3f
 #define SHADOW_MARGIN 1e-2f
 /* A shadow ray of a reflection starts and ends 0.001 along the normal: its line passes within
@@ -79,7 +84,7 @@ __host__ __device__ inline float dot3(float3 a, float3 b)
 }
 
 /* Three divisions by the length, not a multiplication by its reciprocal: the same bits as
- * SPEC.md (see README: same bits everywhere). */
+ * SPEC.md (docs/reference.md: same picture). */
 __host__ __device__ inline float3 normalize3(float3 v)
 {
     float length = sqrtf(dot3(v, v));
@@ -514,7 +519,7 @@ __global__ void render_kernel(unsigned char *framebuffer, const unsigned int *ti
     const float3 reflected_light =
         normalize3(sub3(from_light, scale3(2.0f * dot3(from_light, normal), normal)));
 
-    /* Phong lighting with exponent 32, as five squarings (see README: same bits everywhere).
+    /* Phong lighting with exponent 32, as five squarings (docs/reference.md: same picture).
      * Worked out before the secondary rays, so that two floats, not the vectors they come
      * from, stay alive (in registers) across the shadow and reflection loops. */
     const float diffuse = fmaxf(dot3(to_light, normal), 0.0f);
@@ -635,13 +640,10 @@ static float3 float3_from(struct spec_vec3 v)
 }
 
 extern "C" const struct stage_info stage_info = {
-    "14a-warp-packets",
-    "warp packets: a warp's reflection rays bounded together and binned as they run, same bits",
     MAX_CONSTANT_SPHERES,
     "its array of spheres in constant memory",
     32, 32,
-    1,
-    OPTION_FRAMES, 0, /* --frames N */
+    0, /* no --rays-per-thread */
     0, /* no __launch_bounds__: --block up to 1024 threads */
 };
 
@@ -663,7 +665,7 @@ extern "C" void stage_render(struct render_job *job)
     if (!framebuffer) {
         fprintf(stderr,
                 "%s: error: out of host memory: mmap of the frame buffer (%zu bytes) failed\n",
-                stage_info.name, framebuffer_bytes);
+                stage_manifest.name, framebuffer_bytes);
         exit(1);
     }
     report_part_since(report, PHASE_HOST_ALLOCATION, "host_map", start);

@@ -1,5 +1,5 @@
 /*
- * Stage 14b, hoisted invariants: what every pixel recomputed is computed once.
+ * Stage 14b, hoisted invariants (a side stage): what every pixel recomputed is computed once.
  *
  * With the spheres binned, the profile shows the work each pixel does whatever it hits, and
  * some of it is the same for many pixels. Each pixel worked out its image-plane x and y with a
@@ -9,7 +9,14 @@
  * the background colour over 255, three divisions, in every such pixel: the host now does it
  * once, into the camera. And the far root of a hit, (-b + sqrt(disc)) / a, was computed even
  * when the near root is the answer: it is now computed only when it is needed. The same
- * operations on the same values give the same bits. Everything else is stage 14.
+ * operations on the same values give the same bits.
+ *
+ * Kept from earlier stages: each ray tests only the spheres of its tile's or light cell's bin
+ * (stage 14; the README of 14-sphere-binning, "Why the image cannot change", says why the bits
+ * stay), and the intersection solves the quadratic with half of b (stage 12: the factors 2 and 4
+ * it drops are powers of two, which scale a float exactly).
+ *
+ * Builds on 14-sphere-binning.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +33,7 @@
 #define TILE_SIZE 32   /* primary rays are binned per tile of TILE_SIZE x TILE_SIZE pixels */
 #define LIGHT_CELLS 64 /* each face of the light buffer: LIGHT_CELLS x LIGHT_CELLS cells */
 /* The bins keep a sphere whose angular distance from a bin's cone is under these margins
- * (radians), and grow each radius by 1% (see README: why the image cannot change). */
+ * (radians), and grow each radius by 1% (stage 14's README: why the image cannot change). */
 #define PRIMARY_MARGIN 1e-3f
 #define SHADOW_MARGIN 1e-2f
 /* A shadow ray of a reflection starts and ends 0.001 along the normal: its line passes within
@@ -79,7 +86,7 @@ __host__ __device__ inline float dot3(float3 a, float3 b)
 }
 
 /* Three divisions by the length, not a multiplication by its reciprocal: the same bits as
- * SPEC.md (see README: same bits everywhere). */
+ * SPEC.md (docs/reference.md: same picture). */
 __host__ __device__ inline float3 normalize3(float3 v)
 {
     float length = sqrtf(dot3(v, v));
@@ -431,7 +438,7 @@ __global__ void render_kernel(unsigned char *framebuffer, const unsigned int *ti
     const float3 reflected_light =
         normalize3(sub3(from_light, scale3(2.0f * dot3(from_light, normal), normal)));
 
-    /* Phong lighting with exponent 32, as five squarings (see README: same bits everywhere).
+    /* Phong lighting with exponent 32, as five squarings (docs/reference.md: same picture).
      * Worked out before the secondary rays, so that two floats, not the vectors they come
      * from, stay alive (in registers) across the shadow and reflection loops. */
     const float diffuse = fmaxf(dot3(to_light, normal), 0.0f);
@@ -556,13 +563,10 @@ static float3 float3_from(struct spec_vec3 v)
 }
 
 extern "C" const struct stage_info stage_info = {
-    "14b-hoisted-invariants",
-    "hoisted invariants: x per column, y per row, background / 255 once, far root on demand",
     MAX_CONSTANT_SPHERES,
     "its array of spheres in constant memory",
     32, 32,
-    1,
-    OPTION_FRAMES, 0, /* --frames N */
+    0, /* no --rays-per-thread */
     0, /* no __launch_bounds__: --block up to 1024 threads */
 };
 
@@ -584,7 +588,7 @@ extern "C" void stage_render(struct render_job *job)
     if (!framebuffer) {
         fprintf(stderr,
                 "%s: error: out of host memory: mmap of the frame buffer (%zu bytes) failed\n",
-                stage_info.name, framebuffer_bytes);
+                stage_manifest.name, framebuffer_bytes);
         exit(1);
     }
     report_part_since(report, PHASE_HOST_ALLOCATION, "host_map", start);

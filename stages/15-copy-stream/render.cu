@@ -7,23 +7,14 @@
  * time than its 12.6 MB take over PCIe, so the copies, one after another on the one copy engine
  * that moves data to the host, set the pace of the kernels too. Here the kernels keep their four
  * streams and every copy goes to one stream of its own, where it waits (cudaStreamWaitEvent)
- * for its band's event only: the kernels run back to back, the copies follow. Everything else
- * is stage 14, whose comment follows.
+ * for its band's event only: the kernels run back to back, the copies follow.
  *
- * Stage 14, sphere binning: each ray tests only the spheres it can possibly meet.
+ * Kept from earlier stages: each ray tests only the spheres of its tile's or light cell's bin
+ * (stage 14; the README of 14-sphere-binning, "Why the image cannot change", says why the bits
+ * stay), and the intersection solves the quadratic with half of b (stage 12: the factors 2 and 4
+ * it drops are powers of two, which scale a float exactly).
  *
- * Every ray so far tests every sphere, though a ray meets one or two. Before the bands, a small
- * kernel bins the spheres twice. Per tile of 32x32 pixels: which spheres can a primary ray of the
- * tile meet (the tile's rays fill a narrow cone from the camera)? Per cell of a "light buffer"
- * (a cube around the light, each face cut into 64x64 cells): which spheres can a line through the
- * light, in one of the cell's directions, meet? Every shadow ray runs through the light (up to a
- * hair), so its cell names all its possible blockers. The answers are bit masks, one bit per
- * sphere; a ray loops over the set bits, in sphere order, and a warp over the union of its
- * lanes' masks, so its lanes stay in step and read the same sphere at once. The bins err towards
- * keeping a sphere, by margins far above float error, and a skipped sphere is one the ray could
- * not hit: the closest hit and the first blocker are the ones found before, and the image keeps
- * its bits. One more skip, exact too: a sphere wholly behind the ray's origin (k > 0 and
- * d.oc > 0) needs no square root. Everything else is stage 13.
+ * Builds on 14-sphere-binning.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +31,7 @@
 #define TILE_SIZE 32   /* primary rays are binned per tile of TILE_SIZE x TILE_SIZE pixels */
 #define LIGHT_CELLS 64 /* each face of the light buffer: LIGHT_CELLS x LIGHT_CELLS cells */
 /* The bins keep a sphere whose angular distance from a bin's cone is under these margins
- * (radians), and grow each radius by 1% (see README: why the image cannot change). */
+ * (radians), and grow each radius by 1% (stage 14's README: why the image cannot change). */
 #define PRIMARY_MARGIN 1e-3f
 #define SHADOW_MARGIN 1e-2f
 /* A shadow ray of a reflection starts and ends 0.001 along the normal: its line passes within
@@ -92,7 +83,7 @@ __host__ __device__ inline float dot3(float3 a, float3 b)
 }
 
 /* Three divisions by the length, not a multiplication by its reciprocal: the same bits as
- * SPEC.md (see README: same bits everywhere). */
+ * SPEC.md (docs/reference.md: same picture). */
 __host__ __device__ inline float3 normalize3(float3 v)
 {
     float length = sqrtf(dot3(v, v));
@@ -428,7 +419,7 @@ __global__ void render_kernel(unsigned char *framebuffer, const unsigned int *ti
     const float3 reflected_light =
         normalize3(sub3(from_light, scale3(2.0f * dot3(from_light, normal), normal)));
 
-    /* Phong lighting with exponent 32, as five squarings (see README: same bits everywhere).
+    /* Phong lighting with exponent 32, as five squarings (docs/reference.md: same picture).
      * Worked out before the secondary rays, so that two floats, not the vectors they come
      * from, stay alive (in registers) across the shadow and reflection loops. */
     const float diffuse = fmaxf(dot3(to_light, normal), 0.0f);
@@ -551,13 +542,10 @@ static float3 float3_from(struct spec_vec3 v)
 }
 
 extern "C" const struct stage_info stage_info = {
-    "15-copy-stream",
-    "a stream for the copies: the kernels run back to back, no kernel waits for a copy",
     MAX_CONSTANT_SPHERES,
     "its array of spheres in constant memory",
     32, 32,
-    1,
-    OPTION_FRAMES, 0, /* --frames N */
+    0, /* no --rays-per-thread */
     0, /* no __launch_bounds__: --block up to 1024 threads */
 };
 
@@ -579,7 +567,7 @@ extern "C" void stage_render(struct render_job *job)
     if (!framebuffer) {
         fprintf(stderr,
                 "%s: error: out of host memory: mmap of the frame buffer (%zu bytes) failed\n",
-                stage_info.name, framebuffer_bytes);
+                stage_manifest.name, framebuffer_bytes);
         exit(1);
     }
     report_part_since(report, PHASE_HOST_ALLOCATION, "host_map", start);

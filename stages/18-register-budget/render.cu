@@ -9,58 +9,15 @@
  * registers in local memory (spills, in the resource report). Whether the spills cost less
  * than the warps they bring is what the measurement decides; stage 07f's cap of 32 lost. The
  * launch then refuses blocks of more than 256 threads (--block 32x32 fails with an invalid
- * argument). Everything else is stage 17, whose comment follows.
+ * argument).
  *
- * Stage 17, warp packets: the reflection rays of a warp are bounded together, as they run.
+ * Kept from earlier stages: each ray tests only the spheres of a bin, its tile's or light
+ * cell's (stage 14) or its warp's reflection packet (stage 17), which keeps the bits (the README
+ * of 14-sphere-binning, "Why the image cannot change"); the intersection solves the quadratic
+ * with half of b (stage 12: the factors 2 and 4 it drops are powers of two, which scale a float
+ * exactly).
  *
- * Stage 14 bins the primary and shadow rays before the frame, from what is known then: where the
- * camera and the light are. A reflection ray starts where a primary ray hit, so no bin can be
- * made for it in advance; it still tests every sphere. This stage bounds the reflection rays of
- * each warp when they exist: the lanes' origins within a ball around the first lane's origin,
- * their directions within a cone around the first lane's direction (two warp-wide maxima,
- * __reduce_max_sync). Then the lanes share the work of asking which spheres the packet can meet,
- * a few spheres each, and OR their answers (__reduce_or_sync): every lane of the warp gets the
- * same bin, with no shared memory and no barrier. As in stage 14 the bin errs towards keeping a
- * sphere, a ray skips only spheres it could not hit, and the image keeps its bits. Side stage
- * 14a made this change on stage 14, where the copies hid it. Everything else is stage 16, whose
- * comment follows.
- *
- * Stage 16, smaller blocks: 32x8 threads per block instead of 32x32, for more warps per SM.
- *
- * With the copies out of its way, the kernel is what the schedulers can issue, and they wait:
- * an IEEE division or square root is a chain of about ten dependent instructions, and a warp
- * waits on each link. Other warps fill those cycles, if the SM holds enough of them. The kernel
- * needs 38 registers per thread (40 as allocated): a block of 1024 threads takes 40,960 of the
- * SM's 65,536 registers, so a second block does not fit and the SM holds 32 warps of its 64, 50%
- * occupancy. A block of 256 threads takes 10,240: six fit, 48 warps, 75%. The block stays 32
- * pixels wide, so a warp is still a row of 32 pixels of one tile, and the tiles, the bins and
- * the bands are unchanged. Everything else is stage 15, whose comment follows.
- *
- * Stage 15, a stream for the copies: no kernel waits for another band's copy.
- *
- * Since stage 10, band b's kernel and then its copy go to stream b % 4, and a stream runs its
- * work in order: band b + 4's kernel cannot start before band b's copy has ended. While the
- * kernels were slower than the copies that cost nothing. Since stage 14 a band renders in less
- * time than its 12.6 MB take over PCIe, so the copies, one after another on the one copy engine
- * that moves data to the host, set the pace of the kernels too. Here the kernels keep their four
- * streams and every copy goes to one stream of its own, where it waits (cudaStreamWaitEvent)
- * for its band's event only: the kernels run back to back, the copies follow. Everything else
- * is stage 14, whose comment follows.
- *
- * Stage 14, sphere binning: each ray tests only the spheres it can possibly meet.
- *
- * Every ray so far tests every sphere, though a ray meets one or two. Before the bands, a small
- * kernel bins the spheres twice. Per tile of 32x32 pixels: which spheres can a primary ray of the
- * tile meet (the tile's rays fill a narrow cone from the camera)? Per cell of a "light buffer"
- * (a cube around the light, each face cut into 64x64 cells): which spheres can a line through the
- * light, in one of the cell's directions, meet? Every shadow ray runs through the light (up to a
- * hair), so its cell names all its possible blockers. The answers are bit masks, one bit per
- * sphere; a ray loops over the set bits, in sphere order, and a warp over the union of its
- * lanes' masks, so its lanes stay in step and read the same sphere at once. The bins err towards
- * keeping a sphere, by margins far above float error, and a skipped sphere is one the ray could
- * not hit: the closest hit and the first blocker are the ones found before, and the image keeps
- * its bits. One more skip, exact too: a sphere wholly behind the ray's origin (k > 0 and
- * d.oc > 0) needs no square root. Everything else is stage 13.
+ * Builds on 17-warp-packets.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,7 +34,7 @@
 #define TILE_SIZE 32   /* primary rays are binned per tile of TILE_SIZE x TILE_SIZE pixels */
 #define LIGHT_CELLS 64 /* each face of the light buffer: LIGHT_CELLS x LIGHT_CELLS cells */
 /* The bins keep a sphere whose angular distance from a bin's cone is under these margins
- * (radians), and grow each radius by 1% (see README: why the image cannot change). */
+ * (radians), and grow each radius by 1% (stage 14's README: why the image cannot change). */
 #define PRIMARY_MARGIN 1e-3f
 #define SHADOW_MARGIN 1e-2f
 /* A shadow ray of a reflection starts and ends 0.001 along the normal: its line passes within
@@ -129,7 +86,7 @@ __host__ __device__ inline float dot3(float3 a, float3 b)
 }
 
 /* Three divisions by the length, not a multiplication by its reciprocal: the same bits as
- * SPEC.md (see README: same bits everywhere). */
+ * SPEC.md (docs/reference.md: same picture). */
 __host__ __device__ inline float3 normalize3(float3 v)
 {
     float length = sqrtf(dot3(v, v));
@@ -573,7 +530,7 @@ __global__ void __launch_bounds__(BLOCK_THREADS_MAX, BLOCKS_PER_SM_MIN)
     const float3 reflected_light =
         normalize3(sub3(from_light, scale3(2.0f * dot3(from_light, normal), normal)));
 
-    /* Phong lighting with exponent 32, as five squarings (see README: same bits everywhere).
+    /* Phong lighting with exponent 32, as five squarings (docs/reference.md: same picture).
      * Worked out before the secondary rays, so that two floats, not the vectors they come
      * from, stay alive (in registers) across the shadow and reflection loops. */
     const float diffuse = fmaxf(dot3(to_light, normal), 0.0f);
@@ -696,13 +653,10 @@ static float3 float3_from(struct spec_vec3 v)
 }
 
 extern "C" const struct stage_info stage_info = {
-    "18-register-budget",
-    "a register budget: __launch_bounds__(256, 6) holds the kernel to 40 registers, 75% occupancy",
     MAX_CONSTANT_SPHERES,
     "its array of spheres in constant memory",
     32, 8,
-    1,
-    OPTION_FRAMES, 0, /* --frames N */
+    0, /* no --rays-per-thread */
     BLOCK_THREADS_MAX, /* __launch_bounds__: --block up to 256 threads */
 };
 
@@ -724,7 +678,7 @@ extern "C" void stage_render(struct render_job *job)
     if (!framebuffer) {
         fprintf(stderr,
                 "%s: error: out of host memory: mmap of the frame buffer (%zu bytes) failed\n",
-                stage_info.name, framebuffer_bytes);
+                stage_manifest.name, framebuffer_bytes);
         exit(1);
     }
     report_part_since(report, PHASE_HOST_ALLOCATION, "host_map", start);

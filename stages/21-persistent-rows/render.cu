@@ -10,117 +10,18 @@
  * further down, until the band ends: the same pixels, in another order, with the same
  * arithmetic. The three small kernels before the bands (the two bins and the image-plane tables)
  * become one launch, setup_kernel, whose blocks take the three jobs: each alone leaves most of
- * the GPU idle. Everything else is stage 20, whose comment follows.
+ * the GPU idle.
  *
- * Stage 20, skipped work: what cannot change a pixel's bits is not computed.
+ * Kept from earlier stages: stage 14's bins and stage 17's packets (14-sphere-binning's README,
+ * "Why the image cannot change"), stage 12's half of b (powers of two scale a float exactly).
+ * And stage 20's skips, two of which the code refers to here: the specular term is computed
+ * only where its cosine passes a cutoff the host derives from the scene (below it the term is
+ * under half an ulp of the lighting, so the sum rounds back to the same float), and normalize3
+ * refines one reciprocal for its three quotients only where the operands lie in a range the
+ * division's fast path covers, where the fast path's own steps give the correctly rounded
+ * quotient (the README of 20-skipped-work).
  *
- * Since stage 19 the schedulers issue in nearly every cycle they can: the kernel is as fast as
- * its instruction count. This stage takes out instructions whose results the image does not
- * need, each with the reason the bits cannot change:
- * - The specular term. A cosine below a cutoff, raised to the 32nd power and scaled, adds less
- *   than half a unit in the last place to the lighting (at least the ambient term): the sum
- *   rounds back to the same float. The host works out the cutoff from the scene's ambient and
- *   specular coefficients (SPEC.md's numbers: 0.52); a cheap test on vectors that are not yet
- *   normalised decides, with a margin far above their rounding, and only the pixels that pass
- *   normalise the view vector and the reflection to compute the term.
- * - Spheres a reflection ray leaves. A ray that starts outside a sphere and points away from
- *   its centre cannot hit it (has_intersection's first test); the ground, on which most
- *   reflections start, is one for every ground pixel. The same test on the direction before it
- *   is normalised, with a margin, skips them, and the direction is normalised only if a sphere
- *   is left to test.
- * - Three quotients by one length. An IEEE division is the hardware's approximate reciprocal, a
- *   Newton step that refines it, two fused multiply-adds for the quotient and its correction,
- *   and a range check (FCHK) that sends unusual operands to a slow path. normalize3 divides three
- *   components by one length: it refines the reciprocal once and keeps the quotient steps. Where
- *   the range check would pass (lengths and quotients far from overflow and underflow; the code
- *   checks a narrower range), those steps give the correctly rounded quotient, the same bits
- *   as the division; elsewhere normalize3 divides.
- * - Work done per pixel that is the same for a whole column, row or frame: the image-plane x
- *   and y (two divisions) come from tables a small kernel writes per column and per row, and the
- *   background over 255 from the host, once.
- * - Cheaper forms of the same result: the far root only when the near one is not positive, the
- *   channel clamp as two min/max, the tile and light-cell indices in 32-bit integers (they fit),
- *   one approximate quotient for the light cell, and the packet's square roots from rsqrtf with
- *   a margin (a packet's bound only needs to be wide enough).
- * The registers the new code needs come back from a budget of five blocks an SM (48 registers)
- * instead of six (40 and more spills). Everything else is stage 19, whose comment follows.
- *
- * Stage 19, global sphere loads: a packet's lanes read their spheres from global memory.
- *
- * In packet_bits each lane of a warp tests a different sphere against the warp's packet: lane r
- * reads sphere r. Constant memory serves a warp one address at a time: when its lanes ask for 19
- * different spheres, the read is replayed 19 times, and the profile shows the warps waiting on
- * it (short scoreboard stalls on the lines of packet_may_hit). Global memory serves the 32
- * addresses of a warp together, from the L1 cache once the first warp has loaded them. So the
- * packet test now reads each sphere's centre and grown radius (1.01 r, worked out once on the
- * host, with the kernel's arithmetic) as one 16-byte load from a small array in global memory,
- * through the read-only path (__ldg). Everything that every lane reads at the same address (the
- * bins' spheres, the light, the camera) stays in constant memory, where one read serves the
- * warp. The same operations on the same values: the image keeps its bits. Everything else is
- * stage 18, whose comment follows.
- *
- * Stage 18, a register budget: __launch_bounds__ holds the kernel to 40 registers per thread.
- *
- * The packets of stage 17 cost registers: 48 per thread, where stage 16 needed 38. At 48 a
- * block of 256 threads takes 12,288 of the SM's 65,536 registers, so five blocks fit (40 warps,
- * 62.5% occupancy) where six did (48 warps, 75%). __launch_bounds__(256, 6) tells the compiler
- * that blocks have at most 256 threads and that six of them must fit on an SM: it then keeps
- * to 65,536 / (6 x 256) = 42 registers, 40 as allocated, and keeps what does not fit in
- * registers in local memory (spills, in the resource report). Whether the spills cost less
- * than the warps they bring is what the measurement decides; stage 07f's cap of 32 lost. The
- * launch then refuses blocks of more than 256 threads (--block 32x32 fails with an invalid
- * argument). Everything else is stage 17, whose comment follows.
- *
- * Stage 17, warp packets: the reflection rays of a warp are bounded together, as they run.
- *
- * Stage 14 bins the primary and shadow rays before the frame, from what is known then: where the
- * camera and the light are. A reflection ray starts where a primary ray hit, so no bin can be
- * made for it in advance; it still tests every sphere. This stage bounds the reflection rays of
- * each warp when they exist: the lanes' origins within a ball around the first lane's origin,
- * their directions within a cone around the first lane's direction (two warp-wide maxima,
- * __reduce_max_sync). Then the lanes share the work of asking which spheres the packet can meet,
- * a few spheres each, and OR their answers (__reduce_or_sync): every lane of the warp gets the
- * same bin, with no shared memory and no barrier. As in stage 14 the bin errs towards keeping a
- * sphere, a ray skips only spheres it could not hit, and the image keeps its bits. Side stage
- * 14a made this change on stage 14, where the copies hid it. Everything else is stage 16, whose
- * comment follows.
- *
- * Stage 16, smaller blocks: 32x8 threads per block instead of 32x32, for more warps per SM.
- *
- * With the copies out of its way, the kernel is what the schedulers can issue, and they wait:
- * an IEEE division or square root is a chain of about ten dependent instructions, and a warp
- * waits on each link. Other warps fill those cycles, if the SM holds enough of them. The kernel
- * needs 38 registers per thread (40 as allocated): a block of 1024 threads takes 40,960 of the
- * SM's 65,536 registers, so a second block does not fit and the SM holds 32 warps of its 64, 50%
- * occupancy. A block of 256 threads takes 10,240: six fit, 48 warps, 75%. The block stays 32
- * pixels wide, so a warp is still a row of 32 pixels of one tile, and the tiles, the bins and
- * the bands are unchanged. Everything else is stage 15, whose comment follows.
- *
- * Stage 15, a stream for the copies: no kernel waits for another band's copy.
- *
- * Since stage 10, band b's kernel and then its copy go to stream b % 4, and a stream runs its
- * work in order: band b + 4's kernel cannot start before band b's copy has ended. While the
- * kernels were slower than the copies that cost nothing. Since stage 14 a band renders in less
- * time than its 12.6 MB take over PCIe, so the copies, one after another on the one copy engine
- * that moves data to the host, set the pace of the kernels too. Here the kernels keep their four
- * streams and every copy goes to one stream of its own, where it waits (cudaStreamWaitEvent)
- * for its band's event only: the kernels run back to back, the copies follow. Everything else
- * is stage 14, whose comment follows.
- *
- * Stage 14, sphere binning: each ray tests only the spheres it can possibly meet.
- *
- * Every ray so far tests every sphere, though a ray meets one or two. Before the bands, a small
- * kernel bins the spheres twice. Per tile of 32x32 pixels: which spheres can a primary ray of the
- * tile meet (the tile's rays fill a narrow cone from the camera)? Per cell of a "light buffer"
- * (a cube around the light, each face cut into 64x64 cells): which spheres can a line through the
- * light, in one of the cell's directions, meet? Every shadow ray runs through the light (up to a
- * hair), so its cell names all its possible blockers. The answers are bit masks, one bit per
- * sphere; a ray loops over the set bits, in sphere order, and a warp over the union of its
- * lanes' masks, so its lanes stay in step and read the same sphere at once. The bins err towards
- * keeping a sphere, by margins far above float error, and a skipped sphere is one the ray could
- * not hit: the closest hit and the first blocker are the ones found before, and the image keeps
- * its bits. One more skip, exact too: a sphere wholly behind the ray's origin (k > 0 and
- * d.oc > 0) needs no square root. Everything else is stage 13.
+ * Builds on 20-skipped-work.
  */
 #include <math.h>
 #include <stdio.h>
@@ -138,7 +39,7 @@
 #define TILE_SIZE 32   /* primary rays are binned per tile of TILE_SIZE x TILE_SIZE pixels */
 #define LIGHT_CELLS 64 /* each face of the light buffer: LIGHT_CELLS x LIGHT_CELLS cells */
 /* The bins keep a sphere whose angular distance from a bin's cone is under these margins
- * (radians), and grow each radius by 1% (see README: why the image cannot change). */
+ * (radians), and grow each radius by 1% (stage 14's README: why the image cannot change). */
 #define PRIMARY_MARGIN 1e-3f
 #define SHADOW_MARGIN 1e-2f
 /* A shadow ray of a reflection starts and ends 0.001 along the normal: its line passes within
@@ -201,7 +102,7 @@ __device__ inline float quotient_refined(float a, float b, float y)
 }
 
 /* Three quotients by the length, correctly rounded: the same bits as SPEC.md's three divisions
- * (see README: same bits everywhere). On the GPU one reciprocal serves the three, where the
+ * (docs/reference.md: same picture). On the GPU one reciprocal serves the three, where the
  * operands are in a range the division's fast path covers (see the top); elsewhere, and on the
  * host, three divisions. */
 __host__ __device__ inline float3 normalize3(float3 v)
@@ -704,7 +605,7 @@ __device__ inline void render_pixel(unsigned char *framebuffer, const unsigned i
      * term's. */
     const float3 mirror = sub3(from_light, scale3(2.0f * dot3(from_light, normal), normal));
 
-    /* Phong lighting with exponent 32, as five squarings (see README: same bits everywhere).
+    /* Phong lighting with exponent 32, as five squarings (docs/reference.md: same picture).
      * Worked out before the secondary rays, so that two floats, not the vectors they come
      * from, stay alive (in registers) across the shadow and reflection loops. The specular term
      * only where it can change a bit (see the top): the rest keep 0, as the squarings give. */
@@ -866,13 +767,10 @@ static float3 float3_from(struct spec_vec3 v)
 }
 
 extern "C" const struct stage_info stage_info = {
-    "21-persistent-rows",
-    "persistent rows: a wave of blocks per band walks down its rows; one launch for the setup",
     MAX_CONSTANT_SPHERES,
     "its array of spheres in constant memory",
     32, 8,
-    1,
-    OPTION_FRAMES, 0, /* --frames N */
+    0, /* no --rays-per-thread */
     BLOCK_THREADS_MAX, /* __launch_bounds__: --block up to 256 threads */
 };
 
@@ -894,7 +792,7 @@ extern "C" void stage_render(struct render_job *job)
     if (!framebuffer) {
         fprintf(stderr,
                 "%s: error: out of host memory: mmap of the frame buffer (%zu bytes) failed\n",
-                stage_info.name, framebuffer_bytes);
+                stage_manifest.name, framebuffer_bytes);
         exit(1);
     }
     report_part_since(report, PHASE_HOST_ALLOCATION, "host_map", start);

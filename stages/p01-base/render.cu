@@ -1,11 +1,16 @@
 /*
- * Stage p01: the path tracer as seed 001 starts it. A host-driven wavefront: for every frame
- * (one sample per pixel), a kernel makes the camera rays, then for every segment one kernel
- * intersects all the paths' rays with the spheres and one scatters them (pt_math.h's
- * materials). Rays, hits and samples are arrays of structs, each read and written through a
- * pointer to its element; after every frame the samples are copied to the host, which adds the
- * frame's colours to the pixel sums. And the scatter kernel, like seed 000's, allocates its
- * per-thread working record with device-side malloc.
+ * Stage p01, base: the path tracer as seed 001 starts it.
+ *
+ * A host-driven wavefront: for every frame (one sample per pixel), a kernel makes the camera
+ * rays, then for every segment one kernel intersects all the paths' rays with the spheres and
+ * one scatters them (pt_math.h's materials). Rays, hits and samples are arrays of structs, each
+ * read and written through a pointer to its element; after every frame the samples are copied to
+ * the host, which adds the frame's colours to the pixel sums. And the scatter kernel, like seed
+ * 000's, allocates its per-thread working record with device-side malloc.
+ *
+ * The first stage of the path-tracing track: it builds on nothing, and every later stage of the
+ * track removes one of these habits. common/pathtrace/SPEC.md fixes the scene, the random numbers
+ * and the arithmetic of a path.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,16 +23,12 @@
  * ~150 SMs at 64 bytes each) many times over: device malloc fails when its heap is full. */
 #define MALLOC_HEAP_BYTES ((size_t)256 << 20)
 
-const struct pt_stage_info stage_info = {
-    "p01-base",
-    "host-driven wavefront, arrays of structs, per-frame copies, device malloc in the scatter "
-    "kernel",
+const struct stage_info stage_info = {
     PT_SCENE_MAX_SPHERES,
     "the scene's limit",
-    BLOCK_THREADS,
-    PT_SEGMENT_KERNELS,
-    PT_ESTIMATOR_PATH,
-    0,
+    BLOCK_THREADS, 1, /* threads per block of every kernel */
+    0, /* no --rays-per-thread */
+    0, /* no __launch_bounds__ */
 };
 
 struct ray {
@@ -172,7 +173,7 @@ static void check_heap(const struct device_paths *d)
     CUDA_CHECK(cudaMemcpy(&exhausted, d->heap_exhausted, sizeof exhausted, cudaMemcpyDeviceToHost));
     if (exhausted) {
         fprintf(stderr, "%s: error: device malloc failed: its heap (%zu bytes) is full\n",
-                stage_info.name, MALLOC_HEAP_BYTES);
+                stage_manifest.name, MALLOC_HEAP_BYTES);
         exit(1);
     }
 }
@@ -239,7 +240,7 @@ static void record_paths(const struct pt_render_job *job, const struct device_pa
 {
     struct pt_record record;
     if (pt_record_alloc(&record, job->width, job->height)) {
-        fprintf(stderr, "%s: error: out of host memory for --record\n", stage_info.name);
+        fprintf(stderr, "%s: error: out of host memory for --record\n", stage_manifest.name);
         exit(1);
     }
     paths_to_record(d, &record);
@@ -248,7 +249,7 @@ static void record_paths(const struct pt_render_job *job, const struct device_pa
     record.max_depth = job->max_depth;
     char error[PT_RECORD_ERROR_BYTES];
     if (pt_record_write(job->record_dir, job->scene_path, &record, error, sizeof error)) {
-        fprintf(stderr, "%s: error: %s\n", stage_info.name, error);
+        fprintf(stderr, "%s: error: %s\n", stage_manifest.name, error);
         exit(1);
     }
     pt_record_free(&record);

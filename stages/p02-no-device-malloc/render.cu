@@ -1,7 +1,11 @@
 /*
- * Stage p02: no allocation inside the kernel (seed 000). Stage p01's scatter kernel asked the
- * device heap for its working record with malloc, in every thread, every segment, every frame,
- * and gave it back with free; here the record is a local variable, which lives in registers.
+ * Stage p02, no device malloc: no allocation inside the kernel (seed 000).
+ *
+ * Stage p01's scatter kernel asked the device heap for its working record with malloc, in every
+ * thread, every segment, every frame, and gave it back with free; here the record is a local
+ * variable, which lives in registers.
+ *
+ * Builds on p01-base.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,15 +15,12 @@
 
 #define BLOCK_THREADS 128
 
-const struct pt_stage_info stage_info = {
-    "p02-no-device-malloc",
-    "the scatter kernel's working record in registers instead of device malloc (seed 000)",
+const struct stage_info stage_info = {
     PT_SCENE_MAX_SPHERES,
     "the scene's limit",
-    BLOCK_THREADS,
-    PT_SEGMENT_KERNELS,
-    PT_ESTIMATOR_PATH,
-    0,
+    BLOCK_THREADS, 1, /* threads per block of every kernel */
+    0, /* no --rays-per-thread */
+    0, /* no __launch_bounds__ */
 };
 
 struct ray {
@@ -208,7 +209,7 @@ static void record_paths(const struct pt_render_job *job, const struct device_pa
 {
     struct pt_record record;
     if (pt_record_alloc(&record, job->width, job->height)) {
-        fprintf(stderr, "%s: error: out of host memory for --record\n", stage_info.name);
+        fprintf(stderr, "%s: error: out of host memory for --record\n", stage_manifest.name);
         exit(1);
     }
     paths_to_record(d, &record);
@@ -217,7 +218,7 @@ static void record_paths(const struct pt_render_job *job, const struct device_pa
     record.max_depth = job->max_depth;
     char error[PT_RECORD_ERROR_BYTES];
     if (pt_record_write(job->record_dir, job->scene_path, &record, error, sizeof error)) {
-        fprintf(stderr, "%s: error: %s\n", stage_info.name, error);
+        fprintf(stderr, "%s: error: %s\n", stage_manifest.name, error);
         exit(1);
     }
     pt_record_free(&record);

@@ -1,10 +1,14 @@
 /*
- * Stage p03: each global struct read once into registers (seed 001, "don't use references").
+ * Stage p03, structs in registers: each global struct read once into registers (seed 001,
+ * "don't use references").
+ *
  * Stage p02's kernels worked through pointers to their elements of rays, hits and samples (C's
  * form of the C++ references of the seed): every use is a global load, and every store through
  * one pointer forces the next read through another to be loaded again, because the compiler
  * cannot prove that they do not overlap. Here each kernel copies its elements into local
  * structs, works on those, and stores each once at the end.
+ *
+ * Builds on p02-no-device-malloc.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,15 +18,12 @@
 
 #define BLOCK_THREADS 128
 
-const struct pt_stage_info stage_info = {
-    "p03-structs-in-registers",
-    "each ray, hit and sample read once into registers, not used through pointers (seed 001)",
+const struct stage_info stage_info = {
     PT_SCENE_MAX_SPHERES,
     "the scene's limit",
-    BLOCK_THREADS,
-    PT_SEGMENT_KERNELS,
-    PT_ESTIMATOR_PATH,
-    0,
+    BLOCK_THREADS, 1, /* threads per block of every kernel */
+    0, /* no --rays-per-thread */
+    0, /* no __launch_bounds__ */
 };
 
 struct ray {
@@ -215,7 +216,7 @@ static void record_paths(const struct pt_render_job *job, const struct device_pa
 {
     struct pt_record record;
     if (pt_record_alloc(&record, job->width, job->height)) {
-        fprintf(stderr, "%s: error: out of host memory for --record\n", stage_info.name);
+        fprintf(stderr, "%s: error: out of host memory for --record\n", stage_manifest.name);
         exit(1);
     }
     paths_to_record(d, &record);
@@ -224,7 +225,7 @@ static void record_paths(const struct pt_render_job *job, const struct device_pa
     record.max_depth = job->max_depth;
     char error[PT_RECORD_ERROR_BYTES];
     if (pt_record_write(job->record_dir, job->scene_path, &record, error, sizeof error)) {
-        fprintf(stderr, "%s: error: %s\n", stage_info.name, error);
+        fprintf(stderr, "%s: error: %s\n", stage_manifest.name, error);
         exit(1);
     }
     pt_record_free(&record);

@@ -1,9 +1,13 @@
 /*
- * Stage p04: rays and hits as structures of arrays (seed 001, "coalescing rays and hits").
+ * Stage p04, SoA rays and hits: rays and hits as structures of arrays (seed 001, "coalescing
+ * rays and hits").
+ *
  * Stage p03 kept each ray as one 28-byte struct, so the 32 threads of a warp reading their
  * origins touched 32 places 28 bytes apart; here each field has its own array, and the warp's
  * 32 origins are 384 contiguous bytes, its 32 hit distances 128. The kernels still work on a
  * struct ray and a struct hit in registers; only loading and storing them changes.
+ *
+ * Builds on p03-structs-in-registers.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,15 +17,12 @@
 
 #define BLOCK_THREADS 128
 
-const struct pt_stage_info stage_info = {
-    "p04-soa-rays-hits",
-    "rays and hits as structures of arrays: each field its own array (seed 001)",
+const struct stage_info stage_info = {
     PT_SCENE_MAX_SPHERES,
     "the scene's limit",
-    BLOCK_THREADS,
-    PT_SEGMENT_KERNELS,
-    PT_ESTIMATOR_PATH,
-    0,
+    BLOCK_THREADS, 1, /* threads per block of every kernel */
+    0, /* no --rays-per-thread */
+    0, /* no __launch_bounds__ */
 };
 
 struct ray {
@@ -248,7 +249,7 @@ static void record_paths(const struct pt_render_job *job, const struct device_pa
 {
     struct pt_record record;
     if (pt_record_alloc(&record, job->width, job->height)) {
-        fprintf(stderr, "%s: error: out of host memory for --record\n", stage_info.name);
+        fprintf(stderr, "%s: error: out of host memory for --record\n", stage_manifest.name);
         exit(1);
     }
     paths_to_record(d, &record);
@@ -257,7 +258,7 @@ static void record_paths(const struct pt_render_job *job, const struct device_pa
     record.max_depth = job->max_depth;
     char error[PT_RECORD_ERROR_BYTES];
     if (pt_record_write(job->record_dir, job->scene_path, &record, error, sizeof error)) {
-        fprintf(stderr, "%s: error: %s\n", stage_info.name, error);
+        fprintf(stderr, "%s: error: %s\n", stage_manifest.name, error);
         exit(1);
     }
     pt_record_free(&record);

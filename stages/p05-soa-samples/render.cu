@@ -1,7 +1,11 @@
 /*
- * Stage p05: samples as a structure of arrays too (seed 001, "coalescing samples"). The colour
- * and the attenuation of a path get an array each, so the scatter kernel's loads are coalesced
- * like p04's rays, and the host, which only needs the colours, copies half the bytes each frame.
+ * Stage p05, SoA samples: samples as a structure of arrays too (seed 001, "coalescing samples").
+ *
+ * The colour and the attenuation of a path get an array each, so the scatter kernel's loads are
+ * coalesced like p04's rays, and the host, which only needs the colours, copies half the bytes
+ * each frame.
+ *
+ * Builds on p04-soa-rays-hits.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,15 +15,12 @@
 
 #define BLOCK_THREADS 128
 
-const struct pt_stage_info stage_info = {
-    "p05-soa-samples",
-    "samples as a structure of arrays: only the colours copied each frame (seed 001)",
+const struct stage_info stage_info = {
     PT_SCENE_MAX_SPHERES,
     "the scene's limit",
-    BLOCK_THREADS,
-    PT_SEGMENT_KERNELS,
-    PT_ESTIMATOR_PATH,
-    0,
+    BLOCK_THREADS, 1, /* threads per block of every kernel */
+    0, /* no --rays-per-thread */
+    0, /* no __launch_bounds__ */
 };
 
 struct ray {
@@ -261,7 +262,7 @@ static void record_paths(const struct pt_render_job *job, const struct device_pa
 {
     struct pt_record record;
     if (pt_record_alloc(&record, job->width, job->height)) {
-        fprintf(stderr, "%s: error: out of host memory for --record\n", stage_info.name);
+        fprintf(stderr, "%s: error: out of host memory for --record\n", stage_manifest.name);
         exit(1);
     }
     paths_to_record(d, &record);
@@ -270,7 +271,7 @@ static void record_paths(const struct pt_render_job *job, const struct device_pa
     record.max_depth = job->max_depth;
     char error[PT_RECORD_ERROR_BYTES];
     if (pt_record_write(job->record_dir, job->scene_path, &record, error, sizeof error)) {
-        fprintf(stderr, "%s: error: %s\n", stage_info.name, error);
+        fprintf(stderr, "%s: error: %s\n", stage_manifest.name, error);
         exit(1);
     }
     pt_record_free(&record);

@@ -1,8 +1,12 @@
 /*
- * Side stage p05a: samples split one step further, each channel of the colour and of the
- * attenuation its own float array (seed 001 tried this and lost: 180.2 -> 161.5 M rays/s). The
- * loads stay coalesced, but the host now copies three arrays each frame, and adds from three
- * places per pixel.
+ * Stage p05a, split channels (a side stage): each channel of a sample its own array.
+ *
+ * Samples split one step further than p05: each channel of the colour and of the attenuation
+ * its own float array (seed 001 tried this and lost: 180.2 -> 161.5 M rays/s). The loads stay
+ * coalesced, but the host now copies three arrays each frame, and adds from three places per
+ * pixel.
+ *
+ * Builds on p05-soa-samples.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,15 +16,12 @@
 
 #define BLOCK_THREADS 128
 
-const struct pt_stage_info stage_info = {
-    "p05a-split-channels",
-    "every channel of the samples its own array: three copies a frame (seed 001's loss)",
+const struct stage_info stage_info = {
     PT_SCENE_MAX_SPHERES,
     "the scene's limit",
-    BLOCK_THREADS,
-    PT_SEGMENT_KERNELS,
-    PT_ESTIMATOR_PATH,
-    0,
+    BLOCK_THREADS, 1, /* threads per block of every kernel */
+    0, /* no --rays-per-thread */
+    0, /* no __launch_bounds__ */
 };
 
 struct ray {
@@ -286,7 +287,7 @@ static void record_paths(const struct pt_render_job *job, const struct device_pa
 {
     struct pt_record record;
     if (pt_record_alloc(&record, job->width, job->height)) {
-        fprintf(stderr, "%s: error: out of host memory for --record\n", stage_info.name);
+        fprintf(stderr, "%s: error: out of host memory for --record\n", stage_manifest.name);
         exit(1);
     }
     paths_to_record(d, &record);
@@ -295,7 +296,7 @@ static void record_paths(const struct pt_render_job *job, const struct device_pa
     record.max_depth = job->max_depth;
     char error[PT_RECORD_ERROR_BYTES];
     if (pt_record_write(job->record_dir, job->scene_path, &record, error, sizeof error)) {
-        fprintf(stderr, "%s: error: %s\n", stage_info.name, error);
+        fprintf(stderr, "%s: error: %s\n", stage_manifest.name, error);
         exit(1);
     }
     pt_record_free(&record);

@@ -1,9 +1,14 @@
 /*
- * Stage p06: the pixel sums kept on the GPU, copied once at the end (seed 001, "only copy the
- * colours once"). Until p05 every frame ended with a copy of its colours to the host and a host
- * loop adding them, while the GPU waited; here a small kernel adds each frame's colours to sums
- * in device memory, the frames follow one another without the host in between, and the sums
- * cross the bus once.
+ * Stage p06, device accumulation: the pixel sums kept on the GPU, copied once at the end (seed
+ * 001, "only copy the colours once").
+ *
+ * Until p05 every frame ended with a copy of its colours to the host and a host loop adding
+ * them, while the GPU waited; here a small kernel adds each frame's colours to sums in device
+ * memory, the frames follow one another without the host in between, and the sums cross the bus
+ * once. The sums are integers (common/pathtrace/SPEC.md section 4), so adding them on the GPU
+ * gives the bits the host's loop gave.
+ *
+ * Builds on p05-soa-samples.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,15 +18,12 @@
 
 #define BLOCK_THREADS 128
 
-const struct pt_stage_info stage_info = {
-    "p06-device-accumulation",
-    "the pixel sums accumulated on the GPU and copied once (seed 001)",
+const struct stage_info stage_info = {
     PT_SCENE_MAX_SPHERES,
     "the scene's limit",
-    BLOCK_THREADS,
-    PT_SEGMENT_KERNELS,
-    PT_ESTIMATOR_PATH,
-    0,
+    BLOCK_THREADS, 1, /* threads per block of every kernel */
+    0, /* no --rays-per-thread */
+    0, /* no __launch_bounds__ */
 };
 
 struct ray {
@@ -279,7 +281,7 @@ static void record_paths(const struct pt_render_job *job, const struct device_pa
 {
     struct pt_record record;
     if (pt_record_alloc(&record, job->width, job->height)) {
-        fprintf(stderr, "%s: error: out of host memory for --record\n", stage_info.name);
+        fprintf(stderr, "%s: error: out of host memory for --record\n", stage_manifest.name);
         exit(1);
     }
     paths_to_record(d, &record);
@@ -288,7 +290,7 @@ static void record_paths(const struct pt_render_job *job, const struct device_pa
     record.max_depth = job->max_depth;
     char error[PT_RECORD_ERROR_BYTES];
     if (pt_record_write(job->record_dir, job->scene_path, &record, error, sizeof error)) {
-        fprintf(stderr, "%s: error: %s\n", stage_info.name, error);
+        fprintf(stderr, "%s: error: %s\n", stage_manifest.name, error);
         exit(1);
     }
     pt_record_free(&record);

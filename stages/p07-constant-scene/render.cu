@@ -1,10 +1,14 @@
 /*
- * Stage p07: the spheres and their materials in constant memory (seed 001, "constant memory").
+ * Stage p07, constant scene: the spheres and their materials in constant memory (seed 001,
+ * "constant memory").
+ *
  * Every thread of the intersection kernel reads the same sphere at the same time: from
  * constant memory that is one read broadcast to the warp, through the constant cache, where
  * p06 issued global loads. The scatter kernel reads the sphere and the material its ray hit,
  * which differ between threads: there the constant cache serialises the different addresses of
  * a warp, so this lesson helps one kernel and may cost the other.
+ *
+ * Builds on p06-device-accumulation.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,15 +19,12 @@
 #define BLOCK_THREADS 128
 #define MAX_SPHERES 1024 /* 16 + 20 bytes each: 36 KiB of the 64 KiB of constant memory */
 
-const struct pt_stage_info stage_info = {
-    "p07-constant-scene",
-    "the spheres and materials in constant memory (seed 001)",
+const struct stage_info stage_info = {
     MAX_SPHERES,
     "its constant-memory arrays",
-    BLOCK_THREADS,
-    PT_SEGMENT_KERNELS,
-    PT_ESTIMATOR_PATH,
-    0,
+    BLOCK_THREADS, 1, /* threads per block of every kernel */
+    0, /* no --rays-per-thread */
+    0, /* no __launch_bounds__ */
 };
 
 __constant__ struct pt_sphere c_spheres[MAX_SPHERES];
@@ -273,7 +274,7 @@ static void record_paths(const struct pt_render_job *job, const struct device_pa
 {
     struct pt_record record;
     if (pt_record_alloc(&record, job->width, job->height)) {
-        fprintf(stderr, "%s: error: out of host memory for --record\n", stage_info.name);
+        fprintf(stderr, "%s: error: out of host memory for --record\n", stage_manifest.name);
         exit(1);
     }
     paths_to_record(d, &record);
@@ -282,7 +283,7 @@ static void record_paths(const struct pt_render_job *job, const struct device_pa
     record.max_depth = job->max_depth;
     char error[PT_RECORD_ERROR_BYTES];
     if (pt_record_write(job->record_dir, job->scene_path, &record, error, sizeof error)) {
-        fprintf(stderr, "%s: error: %s\n", stage_info.name, error);
+        fprintf(stderr, "%s: error: %s\n", stage_manifest.name, error);
         exit(1);
     }
     pt_record_free(&record);

@@ -1,13 +1,16 @@
 /*
- * Side stage p07a: the live paths compacted on the device after every segment (seed 002,
- * "device compaction", its StreamingMK). In p07 every intersection and scatter kernel covers
- * all the frame's paths, and a thread whose path has ended reads its flag and leaves: after a
- * few segments most warps hold a few live paths among many ended ones. Here the scatter kernel
- * marks which of the paths it extended go on, CUB's DeviceSelect::Flagged packs their indices
- * into a list (a prefix sum over the marks, done by the library), and the next segment's kernels
- * run over that list only, with a grid sized by its length, which the host reads back: every
- * warp is full of live paths. The price: the selection's own launches, and a copy back per
- * segment during which the GPU waits for the host.
+ * Stage p07a, device compaction (a side stage): the live paths compacted on the device after
+ * every segment (seed 002, "device compaction", its StreamingMK).
+ *
+ * In p07 every intersection and scatter kernel covers all the frame's paths, and a thread whose
+ * path has ended reads its flag and leaves: after a few segments most warps hold a few live paths
+ * among many ended ones. Here the scatter kernel marks which of the paths it extended go on,
+ * CUB's DeviceSelect::Flagged packs their indices into a list (a prefix sum over the marks, done
+ * by the library), and the next segment's kernels run over that list only, with a grid sized by
+ * its length, which the host reads back: every warp is full of live paths. The price: the
+ * selection's own launches, and a copy back per segment during which the GPU waits for the host.
+ *
+ * Builds on p07-constant-scene.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,15 +23,12 @@
 #define BLOCK_THREADS 128
 #define MAX_SPHERES 1024 /* 16 + 20 bytes each: 36 KiB of the 64 KiB of constant memory */
 
-const struct pt_stage_info stage_info = {
-    "p07a-device-compaction",
-    "the live paths' indices compacted on the device after every segment (seed 002)",
+const struct stage_info stage_info = {
     MAX_SPHERES,
     "its constant-memory arrays",
-    BLOCK_THREADS,
-    PT_SEGMENT_KERNELS,
-    PT_ESTIMATOR_PATH,
-    0,
+    BLOCK_THREADS, 1, /* threads per block of every kernel */
+    0, /* no --rays-per-thread */
+    0, /* no __launch_bounds__ */
 };
 
 __constant__ struct pt_sphere c_spheres[MAX_SPHERES];
@@ -329,7 +329,7 @@ static void record_paths(const struct pt_render_job *job, const struct device_pa
 {
     struct pt_record record;
     if (pt_record_alloc(&record, job->width, job->height)) {
-        fprintf(stderr, "%s: error: out of host memory for --record\n", stage_info.name);
+        fprintf(stderr, "%s: error: out of host memory for --record\n", stage_manifest.name);
         exit(1);
     }
     paths_to_record(d, &record);
@@ -338,7 +338,7 @@ static void record_paths(const struct pt_render_job *job, const struct device_pa
     record.max_depth = job->max_depth;
     char error[PT_RECORD_ERROR_BYTES];
     if (pt_record_write(job->record_dir, job->scene_path, &record, error, sizeof error)) {
-        fprintf(stderr, "%s: error: %s\n", stage_info.name, error);
+        fprintf(stderr, "%s: error: %s\n", stage_manifest.name, error);
         exit(1);
     }
     pt_record_free(&record);

@@ -1,5 +1,7 @@
 /*
- * Stage p08: one kernel for the whole path (seed 002, "single kernel versus multi kernel").
+ * Stage p08, megakernel: one kernel for the whole path (seed 002, "single kernel versus multi
+ * kernel").
+ *
  * Until p07 the host drove a wavefront: per frame a camera kernel, then for every segment an
  * intersection kernel and a scatter kernel over all paths, then an accumulation kernel, 18
  * launches a frame, each reading its paths from device memory and writing them back. Here one
@@ -7,6 +9,8 @@
  * ray, the hit and the throughput never leave registers, no launch waits for a finished path,
  * and one launch a frame adds the sample to the pixel's sums. The price: a warp runs until its
  * longest path ends, and the kernel holds the registers of every part of the path at once.
+ *
+ * Builds on p07-constant-scene.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,15 +21,12 @@
 #define BLOCK_THREADS 128
 #define MAX_SPHERES 1024 /* 16 + 20 bytes each: 36 KiB of the 64 KiB of constant memory */
 
-const struct pt_stage_info stage_info = {
-    "p08-megakernel",
-    "one kernel follows each path from the camera to its end (seed 002)",
+const struct stage_info stage_info = {
     MAX_SPHERES,
     "its constant-memory arrays",
-    BLOCK_THREADS,
-    PT_WHOLE_PATHS,
-    PT_ESTIMATOR_PATH,
-    0,
+    BLOCK_THREADS, 1, /* threads per block of every kernel */
+    0, /* no --rays-per-thread */
+    0, /* no __launch_bounds__ */
 };
 
 __constant__ struct pt_sphere c_spheres[MAX_SPHERES];

@@ -1,11 +1,14 @@
 /*
- * Side stage p08a: the frame in tiles (seed 002, "image tiling"). p08 covers the whole frame with
- * one launch; here the frame is cut into N x N tiles (--tiles N) and each tile is one launch of
- * the same path kernel, N * N launches a frame, one after the other. A renderer tiles to keep
- * the host in control between launches (a responsive interface, progressive display) and to
- * need memory for one tile only; what it costs is the question: each launch has fewer paths
- * than the GPU can hold at once once the tiles are small, and ends with its own tail of long
- * paths. --tiles 1 is p08's launch exactly.
+ * Stage p08a, image tiles (a side stage): the frame in tiles (seed 002, "image tiling").
+ *
+ * p08 covers the whole frame with one launch; here the frame is cut into N x N tiles (--tiles N)
+ * and each tile is one launch of the same path kernel, N * N launches a frame, one after the
+ * other. A renderer tiles to keep the host in control between launches (a responsive interface,
+ * progressive display) and to need memory for one tile only; what it costs is the question: each
+ * launch has fewer paths than the GPU can hold at once once the tiles are small, and ends with
+ * its own tail of long paths. --tiles 1 is p08's launch exactly.
+ *
+ * Builds on p08-megakernel.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,15 +19,12 @@
 #define BLOCK_THREADS 128
 #define MAX_SPHERES 1024 /* 16 + 20 bytes each: 36 KiB of the 64 KiB of constant memory */
 
-const struct pt_stage_info stage_info = {
-    "p08a-image-tiles",
-    "p08's path kernel launched once per tile of an N x N grid, every frame (seed 002)",
+const struct stage_info stage_info = {
     MAX_SPHERES,
     "its constant-memory arrays",
-    BLOCK_THREADS,
-    PT_WHOLE_PATHS,
-    PT_ESTIMATOR_PATH,
-    OPTION_TILES, /* --tiles N */
+    BLOCK_THREADS, 1, /* threads per block of every kernel */
+    0, /* no --rays-per-thread */
+    0, /* no __launch_bounds__ */
 };
 
 __constant__ struct pt_sphere c_spheres[MAX_SPHERES];

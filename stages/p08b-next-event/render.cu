@@ -1,13 +1,16 @@
 /*
- * Side stage p08b: next-event estimation from a light list in global memory (seed 003, the
- * "before" of its shared pool). p08's paths find a lamp only by bumping into it, and a small
- * lamp is rarely hit: with 256 of them (scenes/pt-many-lights.scene) the picture is noise. Here
- * every diffuse hit also aims a shadow ray at a lamp: it draws PT_NEE_CANDIDATES light samples,
- * keeps one in proportion to what it would bring (resampled importance sampling, a reservoir)
- * and adds it if nothing is in the way (common/pathtrace/SPEC.md section 6, estimator nee).
- * Each candidate reads a light picked at random from the whole list in global memory: the 32
- * threads of a warp read 32 unrelated places, 8 times per hit, which is what seed 003's pool
- * removes (p08c).
+ * Stage p08b, next event (a side stage): next-event estimation from a light list in global
+ * memory (seed 003, the "before" of its shared pool).
+ *
+ * p08's paths find a lamp only by bumping into it, and a small lamp is rarely hit: with 256 of
+ * them (scenes/pt-many-lights.scene) the picture is noise. Here every diffuse hit also aims a
+ * shadow ray at a lamp: it draws PT_NEE_CANDIDATES light samples, keeps one in proportion to
+ * what it would bring (resampled importance sampling, a reservoir) and adds it if nothing is in
+ * the way (common/pathtrace/SPEC.md section 6, estimator nee). Each candidate reads a light
+ * picked at random from the whole list in global memory: the 32 threads of a warp read 32
+ * unrelated places, 8 times per hit, which is what seed 003's pool removes (p08c).
+ *
+ * Builds on p08-megakernel.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,16 +21,12 @@
 #define BLOCK_THREADS 128
 #define MAX_SPHERES 1024 /* 16 + 20 bytes each: 36 KiB of the 64 KiB of constant memory */
 
-const struct pt_stage_info stage_info = {
-    "p08b-next-event",
-    "next-event estimation: each diffuse hit picks one of 8 light samples drawn from the light "
-    "list in global memory (seed 003)",
+const struct stage_info stage_info = {
     MAX_SPHERES,
     "its constant-memory arrays",
-    BLOCK_THREADS,
-    PT_WHOLE_PATHS,
-    PT_ESTIMATOR_NEE,
-    0,
+    BLOCK_THREADS, 1, /* threads per block of every kernel */
+    0, /* no --rays-per-thread */
+    0, /* no __launch_bounds__ */
 };
 
 __constant__ struct pt_sphere c_spheres[MAX_SPHERES];

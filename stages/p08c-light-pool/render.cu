@@ -1,12 +1,16 @@
 /*
- * Side stage p08c: a pool of light samples in shared memory (seed 003, "sample from the shared
- * pool"). In p08b every candidate of every diffuse hit reads a light picked at random from the
- * whole list in global memory. Here each block first draws PT_LIGHT_POOL_SIZE light samples,
- * one per thread, into shared memory (one global read each), waits once at a barrier, and then
- * every candidate is an entry of that pool picked at random: a shared-memory read, no global
- * one. A block renders one tile of 128 pixels, and the pool is the tile's (estimator
- * light-pool, common/pathtrace/SPEC.md section 6): the tile's pixels choose among the same 128
- * samples, so their estimates are correlated, but each is still unbiased.
+ * Stage p08c, light pool (a side stage): a pool of light samples in shared memory (seed 003,
+ * "sample from the shared pool").
+ *
+ * In p08b every candidate of every diffuse hit reads a light picked at random from the whole
+ * list in global memory. Here each block first draws PT_LIGHT_POOL_SIZE light samples, one per
+ * thread, into shared memory (one global read each), waits once at a barrier, and then every
+ * candidate is an entry of that pool picked at random: a shared-memory read, no global one. A
+ * block renders one tile of 128 pixels, and the pool is the tile's (estimator light-pool,
+ * common/pathtrace/SPEC.md section 6): the tile's pixels choose among the same 128 samples, so
+ * their estimates are correlated, but each is still unbiased.
+ *
+ * Builds on p08b-next-event.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,16 +24,12 @@
 #endif
 #define MAX_SPHERES 1024 /* 16 + 20 bytes each: 36 KiB of the 64 KiB of constant memory */
 
-const struct pt_stage_info stage_info = {
-    "p08c-light-pool",
-    "next-event estimation from a pool of light samples each block draws into shared memory "
-    "(seed 003)",
+const struct stage_info stage_info = {
     MAX_SPHERES,
     "its constant-memory arrays",
-    BLOCK_THREADS,
-    PT_WHOLE_PATHS,
-    PT_ESTIMATOR_LIGHT_POOL,
-    0,
+    BLOCK_THREADS, 1, /* threads per block of every kernel */
+    0, /* no --rays-per-thread */
+    0, /* no __launch_bounds__ */
 };
 
 __constant__ struct pt_sphere c_spheres[MAX_SPHERES];

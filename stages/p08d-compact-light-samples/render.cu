@@ -1,12 +1,16 @@
 /*
- * Side stage p08d: compact light samples (seed 003, "compacting our LightSample"). p08c's pool
- * holds whole samples, 48 bytes each (light, sphere, point, normal, emission, inverse density):
- * 6 KiB of shared memory a block, and a candidate loads 48 bytes. Here an entry is 16 bytes,
- * the light's index and the unit normal of the point, and a candidate rebuilds the rest from
- * its light (point = centre + radius * normal, the emission, the density), with the same
- * arithmetic as the draw, so the picture is p08c's to the bit. Less shared memory and one
- * 16-byte load per candidate, for a 32-byte read of the light from global memory again (a
- * cached one: the pool's 128 entries name at most 128 lights).
+ * Stage p08d, compact light samples (a side stage): 16-byte pool entries (seed 003,
+ * "compacting our LightSample").
+ *
+ * p08c's pool holds whole samples, 48 bytes each (light, sphere, point, normal, emission,
+ * inverse density): 6 KiB of shared memory a block, and a candidate loads 48 bytes. Here an
+ * entry is 16 bytes, the light's index and the unit normal of the point, and a candidate
+ * rebuilds the rest from its light (point = centre + radius * normal, the emission, the
+ * density), with the same arithmetic as the draw, so the picture is p08c's to the bit. Less
+ * shared memory and one 16-byte load per candidate, for a 32-byte read of the light from global
+ * memory again (a cached one: the pool's 128 entries name at most 128 lights).
+ *
+ * Builds on p08c-light-pool.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,16 +24,12 @@
 #endif
 #define MAX_SPHERES 1024 /* 16 + 20 bytes each: 36 KiB of the 64 KiB of constant memory */
 
-const struct pt_stage_info stage_info = {
-    "p08d-compact-light-samples",
-    "the shared pool of light samples in 16-byte entries, rebuilt from the light when read "
-    "(seed 003)",
+const struct stage_info stage_info = {
     MAX_SPHERES,
     "its constant-memory arrays",
-    BLOCK_THREADS,
-    PT_WHOLE_PATHS,
-    PT_ESTIMATOR_LIGHT_POOL,
-    0,
+    BLOCK_THREADS, 1, /* threads per block of every kernel */
+    0, /* no --rays-per-thread */
+    0, /* no __launch_bounds__ */
 };
 
 __constant__ struct pt_sphere c_spheres[MAX_SPHERES];

@@ -1,13 +1,17 @@
 /*
- * Stage p09: persistent threads that regenerate their paths (seed 002, "persistent threads",
- * thread regeneration). In p08 a thread owns one path: when its path ends after one segment it
- * idles until the longest path of its warp has ended, and the warp holds its slot on the SM
- * meanwhile. Here the grid is just large enough to fill the GPU once, every thread stays
- * resident for the whole render, and a thread whose path has ended takes the next one from a
- * global counter (an atomic add), so the lanes of a warp keep working until no path is left.
- * One launch renders every sample of every pixel: path q is sample q / pixels of pixel
- * q % pixels. Samples of one pixel may now be added by different threads at the same time:
- * the sums are added with atomics, which integer sums allow in any order (SPEC.md section 4).
+ * Stage p09, path regeneration: persistent threads that regenerate their paths (seed 002,
+ * "persistent threads", thread regeneration).
+ *
+ * In p08 a thread owns one path: when its path ends after one segment it idles until the
+ * longest path of its warp has ended, and the warp holds its slot on the SM meanwhile. Here the
+ * grid is just large enough to fill the GPU once, every thread stays resident for the whole
+ * render, and a thread whose path has ended takes the next one from a global counter (an atomic
+ * add), so the lanes of a warp keep working until no path is left. One launch renders every
+ * sample of every pixel: path q is sample q / pixels of pixel q % pixels. Samples of one pixel
+ * may now be added by different threads at the same time: the sums are added with atomics,
+ * which integer sums allow in any order (common/pathtrace/SPEC.md section 4).
+ *
+ * Builds on p08-megakernel.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,15 +22,12 @@
 #define BLOCK_THREADS 128
 #define MAX_SPHERES 1024 /* 16 + 20 bytes each: 36 KiB of the 64 KiB of constant memory */
 
-const struct pt_stage_info stage_info = {
-    "p09-path-regeneration",
-    "persistent threads take a new path from a global counter when theirs ends (seed 002)",
+const struct stage_info stage_info = {
     MAX_SPHERES,
     "its constant-memory arrays",
-    BLOCK_THREADS,
-    PT_WHOLE_PATHS,
-    PT_ESTIMATOR_PATH,
-    0,
+    BLOCK_THREADS, 1, /* threads per block of every kernel */
+    0, /* no --rays-per-thread */
+    0, /* no __launch_bounds__ */
 };
 
 __constant__ struct pt_sphere c_spheres[MAX_SPHERES];

@@ -1,13 +1,17 @@
 /*
- * Side stage p09a: warp regeneration (seed 002, "regenerationSK (warp)"). In p09 each thread
- * takes a new path the moment its own ends, so after a few segments a warp holds paths of
- * pixels far apart, at different depths, and each lane that starts a new path (an atomic, a
- * camera ray) keeps the others of its warp waiting. Here a warp takes new paths only when every
- * one of its lanes has ended its path (a warp vote, __all_sync): then one lane takes 32 path
- * indices with one atomic add, the first is broadcast with __shfl_sync, and lane k starts path
- * first + k. The 32 paths of a warp start together, at neighbouring pixels, and the counter
- * sees one atomic per 32 paths. The price: a lane whose path ended early idles until the
+ * Stage p09a, warp regeneration (a side stage): a warp takes 32 new paths at once (seed 002,
+ * "regenerationSK (warp)").
+ *
+ * In p09 each thread takes a new path the moment its own ends, so after a few segments a warp
+ * holds paths of pixels far apart, at different depths, and each lane that starts a new path (an
+ * atomic, a camera ray) keeps the others of its warp waiting. Here a warp takes new paths only
+ * when every one of its lanes has ended its path (a warp vote, __all_sync): then one lane takes
+ * 32 path indices with one atomic add, the first is broadcast with __shfl_sync, and lane k
+ * starts path first + k. The 32 paths of a warp start together, at neighbouring pixels, and the
+ * counter sees one atomic per 32 paths. The price: a lane whose path ended early idles until the
  * longest path of its warp has ended, as in p08, but in a grid that never has to drain.
+ *
+ * Builds on p09-path-regeneration.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,15 +27,12 @@
 #endif
 #define MAX_SPHERES 1024 /* 16 + 20 bytes each: 36 KiB of the 64 KiB of constant memory */
 
-const struct pt_stage_info stage_info = {
-    "p09a-warp-regeneration",
-    "persistent warps take 32 new paths at once when all their lanes' paths have ended (seed 002)",
+const struct stage_info stage_info = {
     MAX_SPHERES,
     "its constant-memory arrays",
-    BLOCK_THREADS,
-    PT_WHOLE_PATHS,
-    PT_ESTIMATOR_PATH,
-    0,
+    BLOCK_THREADS, 1, /* threads per block of every kernel */
+    0, /* no --rays-per-thread */
+    0, /* no __launch_bounds__ */
 };
 
 __constant__ struct pt_sphere c_spheres[MAX_SPHERES];

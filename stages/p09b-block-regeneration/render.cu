@@ -1,13 +1,17 @@
 /*
- * Side stage p09b: block regeneration (seed 002, "regenerationSK (block)"). In p09 each thread
- * takes a new path from the global counter the moment its own ends: one atomic add per path,
- * by whichever lane happens to be free. Here the block takes its new paths together: after
- * every segment all its threads meet at a barrier that also counts the idle ones
- * (__syncthreads_count), one thread takes that many path indices with one atomic add, the
- * first index comes back through shared memory, and the idle thread of rank r (counted in
- * thread order with a warp ballot) starts path first + r. The price is the barrier after every
- * segment, which every warp of the block waits at for the slowest one, until the counter has
- * passed the last path; from then on the threads finish their paths without it.
+ * Stage p09b, block regeneration (a side stage): a block restarts its idle threads together
+ * (seed 002, "regenerationSK (block)").
+ *
+ * In p09 each thread takes a new path from the global counter the moment its own ends: one
+ * atomic add per path, by whichever lane happens to be free. Here the block takes its new paths
+ * together: after every segment all its threads meet at a barrier that also counts the idle ones
+ * (__syncthreads_count), one thread takes that many path indices with one atomic add, the first
+ * index comes back through shared memory, and the idle thread of rank r (counted in thread order
+ * with a warp ballot) starts path first + r. The price is the barrier after every segment, which
+ * every warp of the block waits at for the slowest one, until the counter has passed the last
+ * path; from then on the threads finish their paths without it.
+ *
+ * Builds on p09-path-regeneration.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,15 +27,12 @@
 #endif
 #define MAX_SPHERES 1024 /* 16 + 20 bytes each: 36 KiB of the 64 KiB of constant memory */
 
-const struct pt_stage_info stage_info = {
-    "p09b-block-regeneration",
-    "persistent blocks restart all their idle threads together after every segment (seed 002)",
+const struct stage_info stage_info = {
     MAX_SPHERES,
     "its constant-memory arrays",
-    BLOCK_THREADS,
-    PT_WHOLE_PATHS,
-    PT_ESTIMATOR_PATH,
-    0,
+    BLOCK_THREADS, 1, /* threads per block of every kernel */
+    0, /* no --rays-per-thread */
+    0, /* no __launch_bounds__ */
 };
 
 __constant__ struct pt_sphere c_spheres[MAX_SPHERES];

@@ -1,12 +1,17 @@
 /*
- * Side stage p09c: a register cap for full occupancy (seed 002, "bounding register usage").
+ * Stage p09c, register cap (a side stage): __launch_bounds__ for full occupancy (seed 002,
+ * "bounding register usage").
+ *
  * p09's kernel needs 48 registers a thread, so an SM of 65,536 registers holds ten blocks of
  * 128 threads, 1,280 of the 2,048 threads a Hopper or Ampere SM can run (62.5%).
  * __launch_bounds__(128, 16) tells the compiler that sixteen blocks must fit: it keeps to
  * 65,536 / (16 x 128) = 32 registers and puts what does not fit in local memory (spills, in
- * the resource report). More warps hide more latency, if the spills' own latency does not eat
- * the gain; seed 002 lost by it. The grid follows by itself: resident_blocks() asks the
- * occupancy API, which sees the capped kernel. Everything else is p09.
+ * the resource report). Where an SM runs fewer threads, BLOCKS_PER_SM_MIN asks for as many
+ * blocks as it holds. More warps hide more latency, if the spills' own latency does not eat the
+ * gain; seed 002 lost by it. The grid follows by itself: resident_blocks() asks the occupancy
+ * API, which sees the capped kernel.
+ *
+ * Builds on p09-path-regeneration.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,15 +22,12 @@
 #define BLOCK_THREADS 128
 #define MAX_SPHERES 1024 /* 16 + 20 bytes each: 36 KiB of the 64 KiB of constant memory */
 
-const struct pt_stage_info stage_info = {
-    "p09c-register-cap",
-    "p09 with __launch_bounds__ forcing full occupancy: 32 registers on Hopper, spills (seed 002)",
+const struct stage_info stage_info = {
     MAX_SPHERES,
     "its constant-memory arrays",
-    BLOCK_THREADS,
-    PT_WHOLE_PATHS,
-    PT_ESTIMATOR_PATH,
-    0,
+    BLOCK_THREADS, 1, /* threads per block of every kernel */
+    0, /* no --rays-per-thread */
+    0, /* no __launch_bounds__ */
 };
 
 __constant__ struct pt_sphere c_spheres[MAX_SPHERES];

@@ -1,6 +1,8 @@
 /*
- * Side stage p09d: two paths per thread (seed 002, "maximize register usage"). In p09 a
- * thread's work is one chain of dependent instructions: each sphere test waits for the
+ * Stage p09d, two paths per thread (a side stage): two independent paths in one thread (seed
+ * 002, "maximize register usage").
+ *
+ * In p09 a thread's work is one chain of dependent instructions: each sphere test waits for the
  * constant-cache read and the arithmetic before it, and the warp scheduler hides that latency
  * with other warps only. Here each thread carries two independent paths, each taking its next
  * path from the counter on its own when it ends, and finds both hits in one loop over the
@@ -8,6 +10,8 @@
  * interleave and one thread hides part of its own latency (instruction-level parallelism). The
  * price: more registers per thread, so fewer threads per SM (lower occupancy), and a thread
  * whose queue has run dry still tests its idle slot's ray against every sphere.
+ *
+ * Builds on p09-path-regeneration.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,15 +23,12 @@
 #define PATHS_PER_THREAD 2
 #define MAX_SPHERES 1024 /* 16 + 20 bytes each: 36 KiB of the 64 KiB of constant memory */
 
-const struct pt_stage_info stage_info = {
-    "p09d-two-paths-per-thread",
-    "persistent threads carry two paths each and test both rays in one sphere loop (seed 002)",
+const struct stage_info stage_info = {
     MAX_SPHERES,
     "its constant-memory arrays",
-    BLOCK_THREADS,
-    PT_WHOLE_PATHS,
-    PT_ESTIMATOR_PATH,
-    0,
+    BLOCK_THREADS, 1, /* threads per block of every kernel */
+    0, /* no --rays-per-thread */
+    0, /* no __launch_bounds__ */
 };
 
 __constant__ struct pt_sphere c_spheres[MAX_SPHERES];

@@ -1,14 +1,19 @@
 /*
- * Side stage p09e: tiled block compaction (seed 002, "StreamingSK"). In p09 a thread whose path
- * has ended takes the next one at once, on its own: a warp soon holds paths of every depth side
- * by side, new primary rays among old bounces, and every new path costs an atomic add. Here each
- * block keeps BLOCK_THREADS path slots and, after every segment, compacts its live paths to the
- * front of them: a block-wide exclusive scan of the "still going" flags, written by hand (a scan
- * in each warp with shuffles, the warps' totals through shared memory, a scan of those), gives
- * each live path its new slot; its state moves there through shared memory; and the free slots
- * at the end take new paths from the global counter, one atomic add per block for all of them.
- * Warps stay full of live paths and the new paths start together. The price: three barriers a
- * segment, and at the first the block waits for its slowest warp.
+ * Stage p09e, block compaction (a side stage): tiled block compaction (seed 002,
+ * "StreamingSK").
+ *
+ * In p09 a thread whose path has ended takes the next one at once, on its own: a warp soon holds
+ * paths of every depth side by side, new primary rays among old bounces, and every new path
+ * costs an atomic add. Here each block keeps BLOCK_THREADS path slots and, after every segment,
+ * compacts its live paths to the front of them: a block-wide exclusive scan of the "still going"
+ * flags, written by hand (a scan in each warp with shuffles, the warps' totals through shared
+ * memory, a scan of those), gives each live path its new slot; its state moves there through
+ * shared memory; and the free slots at the end take new paths from the global counter, one
+ * atomic add per block for all of them. Warps stay full of live paths and the new paths start
+ * together. The price: three barriers a segment, and at the first the block waits for its
+ * slowest warp.
+ *
+ * Builds on p09-path-regeneration.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,15 +32,12 @@
 #error "BLOCK_THREADS must be whole warps, at most 32 of them"
 #endif
 
-const struct pt_stage_info stage_info = {
-    "p09e-block-compaction",
-    "each block compacts its live paths with a hand-written scan, then refills (seed 002)",
+const struct stage_info stage_info = {
     MAX_SPHERES,
     "its constant-memory arrays",
-    BLOCK_THREADS,
-    PT_WHOLE_PATHS,
-    PT_ESTIMATOR_PATH,
-    0,
+    BLOCK_THREADS, 1, /* threads per block of every kernel */
+    0, /* no --rays-per-thread */
+    0, /* no __launch_bounds__ */
 };
 
 __constant__ struct pt_sphere c_spheres[MAX_SPHERES];

@@ -1,13 +1,17 @@
 /*
- * Side stage p09f: block compaction by sorting on a Morton code (seed 002, "StreamingSK with
- * sorting", Z-sorting). p09e packs a block's live paths to the front of its slots in the order
- * they had; here the block sorts its paths by a 30-bit Morton (Z-order) code of their ray's
- * origin, 10 bits an axis in a box around the scene's small spheres, with CUB's BlockRadixSort,
- * and an ended path gets a key above every code, so that the sort compacts too: the live paths
- * come first, paths that start near each other in neighbouring slots (the same warp, likely
- * the same surface). Their state then moves through shared memory as in p09e, into the space
- * the sort used. The price: a radix sort of 31-bit keys (8 passes of 4 bits, each a block scan
- * and an exchange through shared memory) where p09e scanned one bit. Seed 002 found no gain.
+ * Stage p09f, Morton sort (a side stage): block compaction by sorting on a Morton code (seed
+ * 002, "StreamingSK with sorting", Z-sorting).
+ *
+ * p09e packs a block's live paths to the front of its slots in the order they had; here the
+ * block sorts its paths by a 30-bit Morton (Z-order) code of their ray's origin, 10 bits an
+ * axis in a box around the scene's small spheres, with CUB's BlockRadixSort, and an ended path
+ * gets a key above every code, so that the sort compacts too: the live paths come first, paths
+ * that start near each other in neighbouring slots (the same warp, likely the same surface).
+ * Their state then moves through shared memory as in p09e, into the space the sort used. The
+ * price: a radix sort of 31-bit keys (8 passes of 4 bits, each a block scan and an exchange
+ * through shared memory) where p09e scanned one bit. Seed 002 found no gain.
+ *
+ * Builds on p09e-block-compaction.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,15 +37,12 @@
  * (the benchmark's is 1.5 below the lowest row). Origins outside it go to its nearest face. */
 #define MORTON_BOX_MARGIN 2.0f
 
-const struct pt_stage_info stage_info = {
-    "p09f-morton-sort",
-    "each block sorts its paths by the Morton code of their origin, which compacts (seed 002)",
+const struct stage_info stage_info = {
     MAX_SPHERES,
     "its constant-memory arrays",
-    BLOCK_THREADS,
-    PT_WHOLE_PATHS,
-    PT_ESTIMATOR_PATH,
-    0,
+    BLOCK_THREADS, 1, /* threads per block of every kernel */
+    0, /* no --rays-per-thread */
+    0, /* no __launch_bounds__ */
 };
 
 __constant__ struct pt_sphere c_spheres[MAX_SPHERES];

@@ -1,0 +1,138 @@
+/* The main track's half of a stage's main() (track.h): SPEC.md's scene of spheres, the render
+ * job, the checks a main stage needs (the spheres it holds, its block size), the ray count; and
+ * what a main stage calls when its frame is back on the host (stage.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "count_rays.h"
+#include "gpu.h"
+#include "image.h"
+#include "stage.h"
+#include "track.h"
+
+const char *const track_options = "";
+
+struct track_run {
+    struct scene scene;
+    struct render_job job;
+};
+
+static struct track_run the_run;
+
+void track_print_help(FILE *out)
+{
+    (void)out;
+}
+
+struct track_run *track_prepare(const struct options *options, struct report *report, char *error,
+                                size_t error_size)
+{
+    struct track_run *run = &the_run;
+    struct scene *scene = &run->scene;
+    if (scene_load(options->scene_path, scene, error, error_size))
+        return NULL;
+    if (scene->sphere_count > stage_info.max_spheres) {
+        snprintf(error, error_size, "%s: %d spheres, but stage %s holds at most %d (%s)",
+                 options->scene_path, scene->sphere_count, stage_manifest.name,
+                 stage_info.max_spheres, stage_info.max_spheres_why);
+        scene_free(scene);
+        return NULL;
+    }
+    /* A kernel built with __launch_bounds__ cannot be launched with bigger blocks: say so
+     * before touching the GPU, as for any other bad option. */
+    int block_x = options->block_x ? options->block_x : stage_info.block_x;
+    int block_y = options->block_y ? options->block_y : stage_info.block_y;
+    if (stage_info.max_block_threads > 0 && block_x * block_y > stage_info.max_block_threads) {
+        snprintf(error, error_size,
+                 "--block %dx%d is %d threads, over the %d this stage's kernel is built for (its "
+                 "__launch_bounds__)",
+                 block_x, block_y, block_x * block_y, stage_info.max_block_threads);
+        scene_free(scene);
+        return NULL;
+    }
+    struct render_job *job = &run->job;
+    job->scene = scene;
+    job->width = options->width ? options->width : scene->width;
+    job->height = options->height ? options->height : scene->height;
+    job->block_x = block_x;
+    job->block_y = block_y;
+    job->report = report;
+    job->output_path = options->output_path;
+    job->rays_per_thread = options->rays_per_thread ? options->rays_per_thread
+                           : stage_info.rays_per_thread > 0 ? stage_info.rays_per_thread : 1;
+    job->frames = options->frames ? options->frames : 1;
+    report->width = job->width;
+    report->height = job->height;
+    report->spheres = scene->sphere_count;
+    report->block_x = job->block_x;
+    report->block_y = job->block_y;
+    return run;
+}
+
+/* The float frame, and the 8-bit image when one is written. */
+static size_t frame_bytes(const struct track_run *run)
+{
+    return (size_t)run->job.width * (size_t)run->job.height * 3 * sizeof(float);
+}
+
+size_t track_host_bytes(const struct track_run *run)
+{
+    return frame_bytes(run) + (run->job.output_path ? frame_bytes(run) / sizeof(float) : 0);
+}
+
+size_t track_device_bytes(const struct track_run *run)
+{
+    return frame_bytes(run) + (size_t)run->scene.sphere_count * sizeof(struct spec_sphere);
+}
+
+void track_render(struct track_run *run)
+{
+    stage_render(&run->job);
+    run->job.report->rays_traced = gpu_count_rays(&run->scene, run->job.width, run->job.height);
+}
+
+void track_free(struct track_run *run)
+{
+    scene_free(&run->scene);
+}
+
+static void write_image_or_exit(struct render_job *job, const struct image *image)
+{
+    char error[IMAGE_ERROR_BYTES];
+    if (image_write(job->output_path, image, error, sizeof error)) {
+        fprintf(stderr, "%s: error: %s\n", stage_manifest.name, error);
+        exit(1);
+    }
+}
+
+void render_job_frame_ready(struct render_job *job, const float *rgb)
+{
+    job->report->host_memory = gpu_host_memory_kind(rgb);
+    if (!job->output_path)
+        return;
+    double start = timer_now_us();
+    struct image image;
+    if (image_alloc(&image, job->width, job->height)) {
+        fprintf(stderr, "%s: error: out of host memory for the 8-bit image of %s\n",
+                stage_manifest.name, job->output_path);
+        exit(1);
+    }
+    image_from_float_rgb(&image, rgb);
+    write_image_or_exit(job, &image);
+    image_free(&image);
+    job->report->image_write_us = timer_now_us() - start;
+    job->report->image_path = job->output_path;
+}
+
+void render_job_frame_ready_rgb8(struct render_job *job, const unsigned char *rgb)
+{
+    job->report->host_memory = gpu_host_memory_kind(rgb);
+    if (!job->output_path)
+        return;
+    double start = timer_now_us();
+    struct image image = {job->width, job->height, (unsigned char *)rgb}; /* written, not freed */
+    write_image_or_exit(job, &image);
+    job->report->image_write_us = timer_now_us() - start;
+    job->report->image_path = job->output_path;
+}

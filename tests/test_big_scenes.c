@@ -1,0 +1,140 @@
+/* The acceleration-structure chapter (the stages whose manifest's chapter is "4. Scenes that
+ * grow") against the CPU reference, bit for bit, on scenes the benchmark is not: generated
+ * scenes of about 1,000, 10,000 and 100,000 overlapping spheres (scenes/generate-random.py), and
+ * made-up scenes that corner a hierarchy (the camera or the light inside a sphere, spheres behind
+ * the camera, coincident spheres, radii from 0.001 to 10,000, odd and tiny sizes). Every earlier
+ * stage refuses a scene over its limit in one line. Needs a GPU (skips without one). */
+#include "test_support.h"
+
+#define MAX_CHAPTER_STAGES 32
+
+static char chapter_stages[MAX_CHAPTER_STAGES][128];
+static int chapter_count;
+static char folder[64];
+
+static int setup(void **state)
+{
+    (void)state;
+    FILE *table = popen("tools/stages table | awk -F'\\t' 'NR > 1 && $4 ~ /^4\\. / { print $1 }'", "r");
+    if (!table)
+        return -1;
+    while (chapter_count < MAX_CHAPTER_STAGES &&
+           fgets(chapter_stages[chapter_count], sizeof chapter_stages[0], table)) {
+        chapter_stages[chapter_count][strcspn(chapter_stages[chapter_count], "\n")] = '\0';
+        chapter_count++;
+    }
+    pclose(table);
+    snprintf(folder, sizeof folder, "%s", make_temporary_folder());
+    return chapter_count > 0 ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    remove_temporary_folder(folder);
+    return 0;
+}
+
+/* Renders SCENE with the CPU reference and with every stage of the chapter and requires the same
+ * bytes (PPM files, compared whole). */
+static void same_bits_on(const char *scene, const char *what)
+{
+    struct command_result *r = run_shell("%s/cpu-reference --scene '%s' --output '%s/reference.ppm'",
+                                         test_build_dir(), scene, folder);
+    if (r->exit_code != 0)
+        fail_msg("cpu-reference on %s: %s", what, r->err);
+    for (int k = 0; k < chapter_count; k++) {
+        /* A stage that hangs fails here (status 124) rather than stopping the tests. */
+        r = run_shell("timeout 120 %s/%s --scene '%s' --output '%s/stage.ppm'", test_build_dir(),
+                      chapter_stages[k], scene, folder);
+        if (r->exit_code != 0)
+            fail_msg("%s on %s: exit status %d: %s", chapter_stages[k], what, r->exit_code, r->err);
+        r = run_shell("cmp -s '%s/reference.ppm' '%s/stage.ppm' || %s/compare-images '%s/reference.ppm' "
+                      "'%s/stage.ppm'", folder, folder, test_build_dir(), folder, folder);
+        if (r->exit_code != 0)
+            fail_msg("%s on %s differs from the CPU reference: %s", chapter_stages[k], what, r->out);
+        print_message("# %s: %s identical to the CPU reference\n", chapter_stages[k], what);
+    }
+}
+
+static void generated_scenes_of_every_size(void **state)
+{
+    (void)state;
+    SKIP_WITHOUT_GPU();
+    const struct {
+        int count;
+        const char *size;
+    } cases[] = {{999, "160x120"}, {9999, "96x72"}, {99999, "64x48"}, {4999, "33x17"}};
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        char scene[128], what[64];
+        snprintf(scene, sizeof scene, "%s/random-%d.scene", folder, cases[c].count);
+        assert_int_equal(run_shell("python3 scenes/generate-random.py %d --size %s --seed %zu > '%s'",
+                                   cases[c].count, cases[c].size, c + 7, scene)->exit_code, 0);
+        snprintf(what, sizeof what, "%d random spheres at %s", cases[c].count + 1, cases[c].size);
+        same_bits_on(scene, what);
+    }
+}
+
+/* Scenes written here, each a corner of the specification a hierarchy must get right. */
+static void scenes_that_corner_a_hierarchy(void **state)
+{
+    (void)state;
+    SKIP_WITHOUT_GPU();
+    const char *common = "background 94 156 255\nlight_colour 1 1 1\nambient 0.1\ndiffuse 0.7\n"
+                         "specular 0.7\n";
+    const struct {
+        const char *what, *text;
+    } cases[] = {
+        {"the camera inside a sphere", "size 48 40\ncamera 0 0 1\nlight 1 1 1\n"
+         "sphere 3 0 0 0 0.2 0.8 0.2\nsphere 0.3 0.5 0 -1 0.9 0.1 0.1\nsphere 0.3 -0.5 0 -1 0.1 0.1 0.9\n"},
+        {"the light inside a sphere", "size 40 48\ncamera 0 0 1\nlight 0 0 -3\n"
+         "sphere 0.5 0 0 -3 0.9 0.9 0.2\nsphere 1000 0 -1002 0 0.5 0.5 0.5\nsphere 0.25 0.6 0 -2 0.3 0.3 0.9\n"},
+        {"spheres behind the camera and coincident spheres", "size 37 29\ncamera 0 0 1\nlight 2 3 1\n"
+         "sphere 0.5 0 0 3 1 0 0\nsphere 0.5 0 0 -2 0 1 0\nsphere 0.5 0 0 -2 0 0 1\nsphere 0.5 0 0 -2 1 1 0\n"
+         "sphere 0.7 0.3 0.2 -2.5 0 1 1\nsphere 1000 0 -1002 0 0.5 0.5 0.5\n"},
+        {"radii from 0.001 to 10,000", "size 64 64\ncamera 0 0 1\nlight 1 1 1\n"
+         "sphere 10000 0 -10002 0 0.6 0.6 0.6\nsphere 0.001 0 0 -0.5 1 0 0\nsphere 0.002 0.01 0 -0.6 0 1 0\n"
+         "sphere 0.05 -0.2 -0.1 -1 0 0 1\nsphere 5 0 3 -40 0.9 0.9 0.9\nsphere 0.001 0.001 0.001 -0.5 1 1 1\n"},
+        {"a 2x2 image", "size 2 2\ncamera 0 0 1\nlight 1 1 1\nsphere 0.5 0 0 -2 1 0 0\nsphere 0.5 0.2 0 -2.1 0 1 0\n"},
+        {"one sphere", "size 31 23\ncamera 0 0 1\nlight 1 1 1\nsphere 0.5 0 0 -2 1 0 0\n"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        char scene[128];
+        snprintf(scene, sizeof scene, "%s/corner-%zu.scene", folder, c);
+        FILE *file = fopen(scene, "w");
+        assert_non_null(file);
+        fprintf(file, "%s%s", common, cases[c].text);
+        fclose(file);
+        same_bits_on(scene, cases[c].what);
+    }
+}
+
+/* Many small spheres around a larger scene's: the stages of the chapter take 5,000 spheres, and
+ * stage 21 refuses them in one line before touching the GPU. */
+static void only_the_chapter_takes_thousands_of_spheres(void **state)
+{
+    (void)state;
+    char scene[128];
+    snprintf(scene, sizeof scene, "%s/five-thousand.scene", folder);
+    assert_int_equal(run_shell("python3 scenes/generate-random.py 4999 --size 16x16 > '%s'", scene)->exit_code, 0);
+    struct command_result *r = run_shell("%s/21-persistent-rows --scene '%s'", test_build_dir(), scene);
+    assert_int_equal(r->exit_code, 2);
+    assert_non_null(strstr(r->err, "5000 spheres, but stage 21-persistent-rows holds at most 1024"));
+    for (int k = 0; k < chapter_count; k++) {
+        r = run_shell("timeout 120 %s/%s --scene '%s' --output '%s/five.ppm'", test_build_dir(),
+                      chapter_stages[k], scene, folder);
+        /* Without a GPU the stage stops at the GPU, past the scene's checks. */
+        if (strstr(r->err, "holds at most") || (r->exit_code != 0 && !strstr(r->err, "no CUDA-capable GPU")))
+            fail_msg("%s on 5,000 spheres: exit status %d: %s", chapter_stages[k], r->exit_code, r->err);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(generated_scenes_of_every_size),
+        cmocka_unit_test(scenes_that_corner_a_hierarchy),
+        cmocka_unit_test(only_the_chapter_takes_thousands_of_spheres),
+    };
+    return cmocka_run_group_tests_name("the acceleration-structure chapter", tests, setup, teardown);
+}
