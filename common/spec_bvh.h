@@ -68,11 +68,12 @@ SPEC_FN float spec_max_num(float a, float b)
     return (a > b || b != b) ? a : b;
 }
 
-/* Whether a ray from o may meet a sphere inside the node's box before t_max, with the box
- * widened as SPEC_BVH_REACH says: 0 only when it cannot. inverse is 1 / d per component (an
- * infinity for a 0). A NaN (0 times an infinity, for a ray in the plane of a side; overflowed
- * coordinates) leaves that axis unbounded and the node kept: it is never lost. */
-SPEC_FN int spec_bvh_may_hit(const struct spec_bvh_node *node, struct spec_vec3 o,
+/* Where a ray from o enters the node's box, widened as SPEC_BVH_REACH says, or INFINITY when
+ * it cannot meet a sphere inside before t_max. inverse is 1 / d per component (an infinity for a
+ * 0). A NaN (0 times an infinity, for a ray in the plane of a side; overflowed coordinates)
+ * leaves that axis unbounded and the node kept: it is never lost (an entry that is NaN is
+ * returned as -INFINITY, before every other). */
+SPEC_FN float spec_bvh_entry(const struct spec_bvh_node *node, struct spec_vec3 o,
                              struct spec_vec3 inverse, float t_max)
 {
     float far = spec_max_num(
@@ -92,7 +93,17 @@ SPEC_FN int spec_bvh_may_hit(const struct spec_bvh_node *node, struct spec_vec3 
                                spec_min_num(az, bz));
     float leave = spec_min_num(spec_min_num(spec_max_num(ax, bx), spec_max_num(ay, by)),
                                spec_max_num(az, bz));
-    return !(enter > leave || leave < 0.0f || enter > t_max);
+    if (enter > leave || leave < 0.0f || enter > t_max)
+        return INFINITY;
+    return enter == enter ? enter : -INFINITY;
+}
+
+/* Whether a ray from o may meet a sphere inside the node's box before t_max: 0 only when it
+ * cannot (spec_bvh_entry). */
+SPEC_FN int spec_bvh_may_hit(const struct spec_bvh_node *node, struct spec_vec3 o,
+                             struct spec_vec3 inverse, float t_max)
+{
+    return spec_bvh_entry(node, o, inverse, t_max) != INFINITY;
 }
 
 SPEC_FN struct spec_vec3 spec_bvh_inverse(struct spec_vec3 d)
