@@ -15,10 +15,13 @@
 #                        report, raw metrics and summary in results/local/<gpu>/profiles/
 #                        (REFERENCE=1: the course's results/reference/<gpu>/profiles/)
 #   make sanitize        every stage under compute-sanitizer (needs a GPU; tools/sanitize.sh)
+#   make scenes          the scaling campaign's scenes (tools/scaling.sh, ./run.sh --scaling):
+#                        build/scenes/random-1k.scene, random-10k and random-100k (1,000, 10,000
+#                        and 100,000 spheres at 8192x8192; scenes/generate-random.py; python3 only)
 #   make fuzz            the scene parser under libFuzzer for FUZZ_SECONDS seconds (clang;
 #                        `make fuzz-build`: only build it)
 #   make clean           removes build/, build-sanitize/, build-lineinfo/ and build-cudaNNN/
-#   make help            this text; help, list, clean, diff, profile and fuzz need no nvcc
+#   make help            this text; help, list, clean, diff, profile, scenes and fuzz need no nvcc
 #
 # Variables (make VAR=value, or VAR=value make):
 #   CUDA_ARCH=90         build for one architecture (compute capability without the dot);
@@ -38,9 +41,10 @@ CC ?= gcc
 SANITIZE ?= 0
 BUILD ?= $(if $(filter 1,$(SANITIZE)),build-sanitize,build)
 
-# Goals that build no stage (help, diff, clean, profile, list, fuzz: clang alone) need neither nvcc
-# nor stb; any other goal, or none (all), checks for both here, before anything runs.
-TOOLLESS_GOALS := help diff clean profile list fuzz fuzz-build
+# Goals that build no stage (help, diff, clean, profile, list, scenes: python3 alone, fuzz: clang
+# alone) need neither nvcc nor stb; any other goal, or none (all), checks for both here, before
+# anything runs.
+TOOLLESS_GOALS := help diff clean profile list scenes fuzz fuzz-build
 NEEDS_TOOLCHAIN := $(if $(MAKECMDGOALS),$(filter-out $(TOOLLESS_GOALS),$(MAKECMDGOALS)),all)
 
 NVCC_PATH := $(shell command -v $(NVCC) 2>/dev/null)
@@ -119,7 +123,8 @@ STAGES_DIR ?= stages
 export STAGES_DIR
 STAGES := $(shell tools/stages list main)
 STAGE_BINS := $(addprefix $(BUILD)/,$(STAGES))
-HOST_SOURCES := scene scene_text files options report image cpu_reference parallel_rows host_pages bvh \
+HOST_SOURCES := scene scene_text files options report image png_encode png_deflate png_filter \
+                adler32_combine cpu_reference parallel_rows host_pages bvh \
                 pathtrace/pt_scene pathtrace/pt_record pathtrace/pt_reference pathtrace/pt_job
 HOST_OBJECTS := $(addprefix $(BUILD)/obj/,$(addsuffix .o,$(HOST_SOURCES)))
 STAGE_OBJECTS := $(BUILD)/obj/stage_main.o $(BUILD)/obj/main_track.o $(BUILD)/obj/gpu.o \
@@ -141,7 +146,7 @@ HEADERS := $(wildcard common/*.h common/pathtrace/*.h)
 all: stages tools
 stages: $(STAGE_BINS) $(PT_STAGE_BINS) $(PT_BENCH_BINS)
 tools: $(BUILD)/cpu-reference $(BUILD)/pt-reference $(BUILD)/compare-images \
-       $(BUILD)/check-shared-reciprocal
+       $(BUILD)/check-shared-reciprocal $(BUILD)/png-bench
 tests: $(TEST_BINS)
 
 # Rebuild the GPU code when its flags (architectures, FMAD) change.
@@ -205,7 +210,11 @@ $(BUILD)/check-shared-reciprocal: tools/check-shared-reciprocal.cu $(BUILD)/obj/
 $(BUILD)/compare-images: $(BUILD)/obj/compare_images_main.o $(BUILD)/libcommon.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/tests/%: tests/%.c tests/test_support.h $(BUILD)/libcommon.a
+# The PNG encoders timed on one image (tools/png-bench.c; common/png_encode.c has the numbers).
+$(BUILD)/png-bench: tools/png-bench.c $(BUILD)/libcommon.a $(HEADERS)
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libcommon.a $(LDLIBS)
+
+$(BUILD)/tests/%: tests/%.c tests/test_support.h tests/png_checks.h $(BUILD)/libcommon.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Itests -o $@ $< $(BUILD)/libcommon.a -lcmocka $(LDLIBS)
 
@@ -219,6 +228,20 @@ clean:
 list:
 	@tools/stages table | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$$i] = i; next } \
 	    { printf "%-5s %-30s %-30s %s\n", $$c["id"], $$c["stage"], $$c["builds-on"], $$c["lesson"] }'
+
+# The scaling campaign's scenes (tools/scaling.sh): scenes/generate-random.py COUNT with its
+# default seed and size (8192x8192); COUNT = 999, 9999, 99999, so that with the floor they hold
+# 1,000, 10,000 and 100,000 spheres. Rewritten when the generator changes.
+SCENE_COUNT_1k := 999
+SCENE_COUNT_10k := 9999
+SCENE_COUNT_100k := 99999
+SCALING_SCENES := $(foreach n,1k 10k 100k,$(BUILD)/scenes/random-$(n).scene)
+.PHONY: scenes
+scenes: $(SCALING_SCENES)
+
+$(SCALING_SCENES): $(BUILD)/scenes/random-%.scene: scenes/generate-random.py
+	@mkdir -p $(@D)
+	python3 scenes/generate-random.py $(SCENE_COUNT_$*) > $@.tmp && mv $@.tmp $@
 
 # The header comment of this file, without its '#'s.
 help:

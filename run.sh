@@ -19,7 +19,10 @@ options:
   --stages LIST     comma-separated stages (default: all): N = main stage N only (7: 07-*),
                     Nx = side stage Nx only (7a: 07a-*), N-M = every main and side stage
                     numbered N..M; pN, pNx, pN-M the same for the path-tracing track (p5a:
-                    p05a-*; p1-7: p01-* to p07-* with p05a-*); e.g. 1-4,7,7a,p1-3
+                    p05a-*; p1-7: p01-* to p07-* with p05a-*); e.g. 1-4,7,7a,p1-3. Numbers
+                    have at most two digits. An item that names no stage is refused, and so
+                    is a range that does not start and end at a stage (1-9 without a stage
+                    9); numbers inside a range that are no stage's are passed over
   --scene FILE      timed scene of the main track (default scenes/benchmark.scene)
   --pt-scene FILE   timed scene of the path-tracing track (default scenes/pt-benchmark.scene)
   --gpus LIST       GPU indices to use, e.g. 0,1 (default: every GPU nvidia-smi lists)
@@ -33,6 +36,11 @@ options:
   --no-verify       skip the image verification
   --no-build        do not run make
   --bin-dir DIR     where the stage executables are (default build; env RUN_BIN_DIR)
+  --scaling         the scaling campaign of chapter 4 instead: tools/scaling.sh times stage 21
+                    and every chapter-4 stage on scenes of 19 to 100,000 spheres into
+                    OUT/<gpu-slug>/scaling/ (builds first unless --no-build; --runs, --stages,
+                    --gpus, --out, --reference, --resume, --timeout, --bin-dir and --no-verify
+                    mean the same; --scenes LIST names its scenes; tools/scaling.sh --help)
   --help            this text
 Stages are the folders stages/*/ with a manifest (tools/stages list): the main chain NN-name,
 side stages NNx-name, and the path-tracing track's pNN-name and pNNx-name; each must have its
@@ -62,6 +70,31 @@ export SHELL="${SHELL:-/bin/bash}"
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$repo"
 export STAGES_DIR="${STAGES_DIR:-$repo/stages}"
+# --- the scaling campaign: tools/scaling.sh, after make (unless --no-build) ----------------
+# The options given go to it as they are (the same meaning), but for --scaling and --no-build;
+# the options of the benchmark campaign's scenes and hosts do not apply.
+scaling=0 scaling_build=1 scaling_args=()
+all_args=("$@")
+for ((i = 0; i < ${#all_args[@]}; i++)); do
+    case "${all_args[i]}" in
+        --scaling) scaling=1 ;;
+        --no-build) scaling_build=0 ;;
+        --runs|--stages|--scene|--pt-scene|--gpus|--hosts|--out|--timeout|--bin-dir|--scenes)
+            scaling_args+=("${all_args[i]}")
+            if ((i + 1 < ${#all_args[@]})); then i=$((i + 1)); scaling_args+=("${all_args[i]}"); fi ;;
+        *) scaling_args+=("${all_args[i]}") ;;
+    esac
+done
+if [[ "$scaling" -eq 1 ]]; then
+    for opt in ${scaling_args[@]+"${scaling_args[@]}"}; do
+        case "$opt" in
+            --scene|--pt-scene|--hosts) bad_usage "$opt does not go with --scaling: its scenes are --scenes LIST" ;;
+        esac
+    done
+    if [[ "$scaling_build" -eq 1 ]]; then scaling_args=(--build ${scaling_args[@]+"${scaling_args[@]}"}); fi
+    exec "$repo/tools/scaling.sh" ${scaling_args[@]+"${scaling_args[@]}"}
+fi
+
 runs=100 stages_spec='' scene='scenes/benchmark.scene' pt_scene='scenes/pt-benchmark.scene' gpus_spec='' hosts='' out=''
 resume=0 timeout_s=120 verify=1 build=1 bin_dir="${RUN_BIN_DIR:-build}" reference=0
 forward=()   # options given again to the run.sh of each --hosts login
@@ -75,6 +108,7 @@ while [[ $# -gt 0 ]]; do
         --no-build) build=0; forward+=("$opt"); shift; continue ;;
         --reference) reference=1; shift; continue ;;
         --runs|--stages|--scene|--pt-scene|--gpus|--hosts|--out|--timeout|--bin-dir) ;;
+        --scenes) bad_usage "--scenes goes with --scaling; the campaign's scene is --scene FILE" ;;
         *) bad_usage "unknown option '$opt'" ;;
     esac
     [[ $# -ge 2 && -n "$2" ]] || bad_usage "$opt needs a value"
@@ -132,6 +166,17 @@ done < <(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) column[$i] = i; next }
     <<<"$manifest_table")
 is_pt_stage() { [[ "${track_of[$1]:-}" == pt ]]; }
 [[ "$out" == /* ]] || out="$repo/$out"
+# Every stage named must have been built. With --no-build nothing will build them, so a missing
+# executable is refused here, before the GPUs are asked for or anything installed or written;
+# otherwise after make (below). A --hosts campaign checks on each host.
+check_executables() {
+    local stage missing=()
+    for stage in "${stages[@]}"; do
+        [[ -f "$bin_dir/$stage" && -x "$bin_dir/$stage" ]] || missing+=("$stage")
+    done
+    [[ ${#missing[@]} -eq 0 ]] || die "no executable in $bin_dir for ${missing[*]}: run make (or time other stages with --stages)"
+}
+if [[ "$build" -eq 0 && -z "$hosts" ]]; then check_executables; fi
 
 # --- tools -------------------------------------------------------------------------------
 if [[ "$build" -eq 1 && -z "$hosts" ]]; then
@@ -194,14 +239,8 @@ slug="$("$repo/tools/slug.sh" "$gpu_name")"
 ngpus="$(wc -l <"$tmp/gpus")"
 if [[ "$build" -eq 1 ]]; then make -j"$(nproc)" || die "make failed"; fi
 
-# Every stage named must have been built: refused before anything is written.
-missing=()
-for stage in "${stages[@]}"; do
-    [[ -f "$bin_dir/$stage" && -x "$bin_dir/$stage" ]] || missing+=("$stage")
-done
-if [[ ${#missing[@]} -gt 0 ]]; then
-    die "no executable in $bin_dir for ${missing[*]}: run make (or time other stages with --stages)"
-fi
+# Every stage named must have been built; refused before anything is written.
+check_executables
 
 # --- results folder ----------------------------------------------------------------------
 mkdir -p "$out" || die "cannot create --out '$out'"

@@ -31,10 +31,21 @@ int main(int argc, char **argv)
                 fprintf(stderr, "%s: error: option --max-differing-percent needs a value\n", program);
                 return 2;
             }
+            if (argv[i + 1][0] == '\0') {
+                fprintf(stderr,
+                        "%s: error: option --max-differing-percent needs a value, not an empty "
+                        "one\n",
+                        program);
+                return 2;
+            }
+            /* strtod reads "" as 0 with nothing left over, and skips leading blanks and a sign:
+             * a percentage here starts with a digit or a point, and strtod reads all of it. */
+            const char *text = argv[++i];
             char *end;
             errno = 0;
-            max_percent = strtod(argv[++i], &end);
-            if (*end || errno || !(max_percent >= 0 && max_percent <= 100)) {
+            max_percent = strtod(text, &end);
+            if ((*text != '.' && (*text < '0' || *text > '9')) || *end || errno ||
+                !(max_percent >= 0 && max_percent <= 100)) {
                 fprintf(stderr, "%s: error: '%s' is not a percentage\n", program, argv[i]);
                 return 2;
             }

@@ -1,9 +1,10 @@
 #include "image.h"
 
 #include "files.h"
+#include "png_encode.h"
 
 #include <errno.h>
-#include <limits.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,57 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <isa-l/igzip_lib.h>
 #include <stb_image.h>
-
-/* PNG files: stb_image_write's encoder, compiled here rather than taken from libstb, so that its
- * deflate is ISA-L's (STBIW_ZLIB_COMPRESS) and its functions are private to this file
- * (STB_IMAGE_WRITE_STATIC: no clash with libstb's copies). With filter 0 ("none") and ISA-L's
- * level 2, the 8192x8192 benchmark image takes about 0.3 s instead of stb's 4.7 s (libdeflate's
- * level 1: 0.55 s), at 9.7 MB instead of stb's 7.6 (README, "Two commands": the table of PNG
- * and PPM write times). */
-#define PNG_DEFLATE_LEVEL 2
-#define PNG_FILTER 0
-static unsigned char *png_deflate(unsigned char *data, int length, int *out_length, int quality);
-#define STBIW_ZLIB_COMPRESS png_deflate
-#define STB_IMAGE_WRITE_STATIC
-#define STB_IMAGE_WRITE_IMPLEMENTATION
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-function"
-#include <stb_image_write.h>
-#pragma GCC diagnostic pop
-
-/* What stb_image_write expects of STBIW_ZLIB_COMPRESS: a zlib stream in a buffer it frees with
- * free(), its length in *out_length; NULL when it cannot (stb then reports failure). */
-static unsigned char *png_deflate(unsigned char *data, int length, int *out_length, int quality)
-{
-    (void)quality; /* stb's own level (stbi_write_png_compression_level); ours is fixed */
-    /* At worst stored blocks (5 bytes per 64 KiB block), the zlib header and trailer: room for
-     * twice as many block headers, since ISA-L fails rather than overflow (STATELESS_OVERFLOW). */
-    size_t bound = (size_t)length + (size_t)length / 6553 + 1024;
-    unsigned char *out = bound <= INT_MAX ? malloc(bound) : NULL;
-    unsigned char *level_buffer = malloc(ISAL_DEF_LVL2_DEFAULT);
-    struct isal_zstream stream;
-    isal_deflate_stateless_init(&stream);
-    stream.level = PNG_DEFLATE_LEVEL;
-    stream.level_buf = level_buffer;
-    stream.level_buf_size = ISAL_DEF_LVL2_DEFAULT;
-    stream.gzip_flag = IGZIP_ZLIB;
-    stream.end_of_stream = 1;
-    stream.flush = NO_FLUSH;
-    stream.next_in = data;
-    stream.avail_in = (uint32_t)length;
-    stream.next_out = out;
-    stream.avail_out = (uint32_t)bound;
-    int status = out && level_buffer ? isal_deflate_stateless(&stream) : -1;
-    free(level_buffer);
-    if (status != COMP_OK) {
-        free(out);
-        return NULL;
-    }
-    *out_length = (int)stream.total_out;
-    return out;
-}
 
 int image_alloc(struct image *image, int width, int height)
 {
@@ -133,27 +84,38 @@ int image_check_output_path(const char *path, char *error, size_t error_size)
     return 0;
 }
 
-static int write_ppm(FILE *file, const struct image *image)
+/* Writes all of data, however many write() calls that takes (a write may be cut short by a
+ * signal or a pipe's capacity); -1 with errno as the failing call left it. */
+static int write_all(int fd, const unsigned char *data, size_t bytes)
 {
+    while (bytes > 0) {
+        ssize_t written = write(fd, data, bytes);
+        if (written < 0 && errno == EINTR)
+            continue;
+        if (written <= 0) {
+            if (written == 0)
+                errno = EIO;
+            return -1;
+        }
+        data += written;
+        bytes -= (size_t)written;
+    }
+    return 0;
+}
+
+static int write_ppm(int fd, const struct image *image)
+{
+    char header[64];
+    int length = snprintf(header, sizeof header, "P6\n%d %d\n255\n", image->width, image->height);
     size_t bytes = (size_t)image->width * (size_t)image->height * 3;
-    return fprintf(file, "P6\n%d %d\n255\n", image->width, image->height) > 0 &&
-                   fwrite(image->rgb, 1, bytes, file) == bytes
-               ? 0
-               : -1;
+    return write_all(fd, (const unsigned char *)header, (size_t)length) ||
+                   write_all(fd, image->rgb, bytes)
+               ? -1
+               : 0;
 }
 
-struct png_sink {
-    FILE *file;
-    int failed;
-};
-
-static void write_to_sink(void *context, void *data, int size)
-{
-    struct png_sink *sink = context;
-    if (fwrite(data, 1, (size_t)size, sink->file) != (size_t)size)
-        sink->failed = 1;
-}
-
+/* A PNG is encoded into memory first (png_encode.c, on every core), so that no file is created
+ * when that fails and the file is written in one write(); a PPM is its header and the pixels. */
 int image_write(const char *path, const struct image *image, char *error, size_t error_size)
 {
     char temporary[4096];
@@ -161,35 +123,81 @@ int image_write(const char *path, const struct image *image, char *error, size_t
         snprintf(error, error_size, "%.200s...: output path too long", path);
         return -1;
     }
-    FILE *file = fopen(temporary, "wb");
-    if (!file) {
+    unsigned char *png = NULL;
+    size_t png_bytes = 0;
+    if (strcmp(extension_of(path), ".ppm") != 0) {
+        char reason[IMAGE_ERROR_BYTES];
+        struct png_options options = png_default_options();
+        if (png_encode(image, &options, &png, &png_bytes, reason, sizeof reason)) {
+            snprintf(error, error_size, "%s: writing the image failed: %s", path, reason);
+            return -1;
+        }
+    }
+    int fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) {
         snprintf(error, error_size, "%s: cannot write the output: %s", path, strerror(errno));
+        free(png);
         return -1;
     }
     /* Past the file-size limit (ulimit -f) the kernel sends SIGXFSZ, whose default ends the
      * process and leaves the temporary file behind; ignored, the write fails with EFBIG instead
      * and the error path below cleans up. */
     void (*previous_xfsz)(int) = signal(SIGXFSZ, SIG_IGN);
-    int failed;
-    errno = 0;
-    if (strcmp(extension_of(path), ".ppm") == 0) {
-        failed = write_ppm(file, image);
-    } else {
-        struct png_sink sink = {file, 0};
-        stbi_write_force_png_filter = PNG_FILTER;
-        failed = !stbi_write_png_to_func(write_to_sink, &sink, image->width, image->height, 3,
-                                         image->rgb, image->width * 3) ||
-                 sink.failed;
+    int failed = png ? write_all(fd, png, png_bytes) : write_ppm(fd, image);
+    int saved = failed ? errno : 0;
+    /* close() can be where a full disk or a network file system reports the failure. */
+    if (close(fd) != 0 && !failed) {
+        failed = -1;
+        saved = errno;
     }
-    failed |= ferror(file);
-    failed |= fclose(file) != 0;
     if (previous_xfsz != SIG_ERR)
         signal(SIGXFSZ, previous_xfsz);
-    if (failed || rename(temporary, path) != 0) {
-        int saved = errno;
+    free(png);
+    if (!failed && rename(temporary, path) != 0) {
+        failed = -1;
+        saved = errno;
+    }
+    if (failed) {
+        /* Unchecked on purpose: the write's failure is the one to report, and a temporary file
+         * that cannot be removed either is named *.partial-PID beside the output. */
         remove(temporary);
-        snprintf(error, error_size, "%s: writing the image failed: %s", path,
-                 saved ? strerror(saved) : "encoder error");
+        snprintf(error, error_size, "%s: writing the image failed: %s", path, strerror(saved));
+        return -1;
+    }
+    return 0;
+}
+
+/* image_write()'s way with a file already encoded in memory (stage 21a's PNG, made while the
+ * frame arrived): the same temporary file, one write, close and rename, and the same errors. */
+int image_write_encoded(const char *path, const unsigned char *data, size_t bytes, char *error,
+                        size_t error_size)
+{
+    char temporary[4096];
+    if (temporary_beside(path, temporary, sizeof temporary)) {
+        snprintf(error, error_size, "%.200s...: output path too long", path);
+        return -1;
+    }
+    int fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        snprintf(error, error_size, "%s: cannot write the output: %s", path, strerror(errno));
+        return -1;
+    }
+    void (*previous_xfsz)(int) = signal(SIGXFSZ, SIG_IGN);
+    int failed = write_all(fd, data, bytes);
+    int saved = failed ? errno : 0;
+    if (close(fd) != 0 && !failed) {
+        failed = -1;
+        saved = errno;
+    }
+    if (previous_xfsz != SIG_ERR)
+        signal(SIGXFSZ, previous_xfsz);
+    if (!failed && rename(temporary, path) != 0) {
+        failed = -1;
+        saved = errno;
+    }
+    if (failed) {
+        remove(temporary);
+        snprintf(error, error_size, "%s: writing the image failed: %s", path, strerror(saved));
         return -1;
     }
     return 0;

@@ -33,8 +33,16 @@ void image_from_float_rgb(struct image *image, const float *rgb);
  * removes a temporary file beside it), else -1 with a one-line message. */
 int image_check_output_path(const char *path, char *error, size_t error_size);
 
-/* Writes through a temporary file renamed into place: no partial file is ever left behind. */
+/* Writes through a temporary file renamed into place: no partial file is ever left behind, and
+ * a file of that name is replaced only by a whole image. A name ending in .ppm gets a binary PPM;
+ * any other a PNG, encoded in memory on every core (png_encode.h), then written in one write(). */
 int image_write(const char *path, const struct image *image, char *error, size_t error_size);
+
+/* Writes bytes of data, an image file already encoded (a PNG made by png_stream_finish()), to
+ * path as image_write() writes its own: through a temporary file renamed into place, in one
+ * write(), with the same messages. 0, or -1 with a one-line message. */
+int image_write_encoded(const char *path, const unsigned char *data, size_t bytes, char *error,
+                        size_t error_size);
 
 /* Images read are regular files of at most this size (a 32768x32768 PPM is 3.2 GB). */
 #define IMAGE_MAX_FILE_BYTES (4LL << 30)

@@ -8,6 +8,7 @@
 #include "count_rays.h"
 #include "gpu.h"
 #include "image.h"
+#include "png_encode.h"
 #include "stage.h"
 #include "track.h"
 
@@ -135,4 +136,51 @@ void render_job_frame_ready_rgb8(struct render_job *job, const unsigned char *rg
     write_image_or_exit(job, &image);
     job->report->image_write_us = timer_now_us() - start;
     job->report->image_path = job->output_path;
+}
+
+struct png_stream *render_job_stream_png(struct render_job *job, const unsigned char *rgb,
+                                         int band_rows)
+{
+    const char *path = job->output_path;
+    size_t length = path ? strlen(path) : 0;
+    if (!path || (length >= 4 && strcmp(path + length - 4, ".ppm") == 0))
+        return NULL;
+    double start = timer_now_us();
+    struct image image = {job->width, job->height, (unsigned char *)rgb}; /* read, never written */
+    struct png_options options = png_default_options();
+    char reason[IMAGE_ERROR_BYTES];
+    struct png_stream *stream =
+        png_stream_start(&image, band_rows, &options, reason, sizeof reason);
+    if (!stream) {
+        fprintf(stderr, "%s: error: %s: writing the image failed: %s\n", stage_manifest.name, path,
+                reason);
+        exit(1);
+    }
+    report_metric(job->report, "image_encoder_start", timer_now_us() - start, "us");
+    report_metric(job->report, "image_chunks", png_stream_chunk_count(stream), "chunks");
+    return stream;
+}
+
+void render_job_frame_ready_streamed(struct render_job *job, const unsigned char *rgb,
+                                     struct png_stream *stream, double frame_on_host_us)
+{
+    job->report->host_memory = gpu_host_memory_kind(rgb);
+    unsigned char *png;
+    size_t png_bytes;
+    char reason[IMAGE_ERROR_BYTES], error[IMAGE_ERROR_BYTES];
+    if (png_stream_finish(stream, &png, &png_bytes, reason, sizeof reason)) {
+        fprintf(stderr, "%s: error: %s: writing the image failed: %s\n", stage_manifest.name,
+                job->output_path, reason);
+        exit(1);
+    }
+    double encoded = timer_now_us();
+    if (image_write_encoded(job->output_path, png, png_bytes, error, sizeof error)) {
+        fprintf(stderr, "%s: error: %s\n", stage_manifest.name, error);
+        exit(1);
+    }
+    double written = timer_now_us();
+    free(png);
+    job->report->image_write_us = written - frame_on_host_us;
+    job->report->image_path = job->output_path;
+    report_metric(job->report, "image_encode_left", encoded - frame_on_host_us, "us");
 }

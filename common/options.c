@@ -153,10 +153,17 @@ int options_parse_size(const char *text, long long *width, long long *height)
     return w || h ? -2 : 0;
 }
 
+/* Every option that takes a value comes here, and an empty value is refused here, by the
+ * option's name: '' is most often a shell variable that was never set, and taken as a path or a
+ * name it would fail later with a message about a file called '' (or not at all). */
 static int needs_value(int argc, char **argv, int i, char *error, size_t error_size)
 {
     if (i + 1 >= argc) {
         snprintf(error, error_size, "option %s needs a value", argv[i]);
+        return -1;
+    }
+    if (argv[i + 1][0] == '\0') {
+        snprintf(error, error_size, "option %s needs a value, not an empty one", argv[i]);
         return -1;
     }
     return 0;

@@ -35,6 +35,22 @@ void render_job_frame_ready(struct render_job *job, const float *rgb);
 /* The same for a stage whose kernel already wrote 8-bit RGB (SPEC.md's output rule applied). */
 void render_job_frame_ready_rgb8(struct render_job *job, const unsigned char *rgb);
 
+/* For a stage that encodes its PNG while the frame arrives (21a-streamed-png). When the job
+ * writes a PNG (an output path not ending in .ppm, as image_write() decides), starts the encoder
+ * (png_encode.h, png_stream_start()) of the width x height 8-bit frame that will arrive at rgb in
+ * bands of band_rows rows, and returns it; its start is the report's metric image_encoder_start.
+ * NULL when the job writes no PNG: then render_job_frame_ready_rgb8() as usual. */
+struct png_stream;
+struct png_stream *render_job_stream_png(struct render_job *job, const unsigned char *rgb,
+                                         int band_rows);
+/* Instead of render_job_frame_ready_rgb8() for such a stage, once the whole frame rgb is on the
+ * host: notes the host memory kind, finishes the stream (the calling thread deflates beside the
+ * stream's threads) and writes the file. The report's image_write is then the time from
+ * frame_on_host_us (the moment the last rows arrived) to the file closed, and its metric
+ * image_encode_left the part of it until the PNG was whole in memory. */
+void render_job_frame_ready_streamed(struct render_job *job, const unsigned char *rgb,
+                                     struct png_stream *stream, double frame_on_host_us);
+
 #ifdef __cplusplus
 }
 #endif

@@ -141,10 +141,13 @@ static struct image render_on_cpu(const char *scene_path)
     return image;
 }
 
+/* Each stage's image as a PPM, except 21a's, whose lesson is its PNG (written while the frame
+ * arrives; its PPM is written as stage 21 writes it). */
 static struct image render_on_gpu(int k, const char *scene_path, const char *extra)
 {
     char out[256];
-    snprintf(out, sizeof out, "%s/%s.ppm", folder, stage_name(k));
+    snprintf(out, sizeof out, "%s/%s.%s", folder, stage_name(k),
+             strncmp(stage_name(k), "21a-", 4) == 0 ? "png" : "ppm");
     struct command_result *r =
         run_shell("%s --scene %s --output %s %s", stage_paths[k], scene_path, out, extra);
     if (r->exit_code != 0)
@@ -402,6 +405,83 @@ static void register_cap_raises_occupancy(void **state)
         assert_true(registers[1] <= 32 && occupancy[1] > occupancy[0]);
 }
 
+/* Stage 21a encodes its PNG while the bands arrive, in chunks of its own (so other bytes than
+ * stage 21's PNG): the same pixels as stage 21's PNG and as its own PPM (stage 21's way of
+ * writing), on sizes whose bands are uneven or hold a row each, with smaller blocks, and with
+ * steady frames after the first. Its report times the write from the last band's arrival. */
+static struct image render_to(int k, const char *args, const char *extension, char *csv,
+                              size_t csv_size)
+{
+    char out[256];
+    snprintf(out, sizeof out, "%s/%s.%s", folder, stage_name(k), extension);
+    struct command_result *r = run_shell("%s %s --output %s --csv", stage_paths[k], args, out);
+    if (r->exit_code != 0)
+        print_message("# %s %s failed (%d): %s\n", stage_name(k), args, r->exit_code, r->err);
+    assert_int_equal(r->exit_code, 0);
+    if (csv)
+        snprintf(csv, csv_size, "%s", r->out);
+    struct image image;
+    char error[IMAGE_ERROR_BYTES];
+    if (image_read(out, &image, error, sizeof error))
+        fail_msg("%s", error);
+    remove(out);
+    return image;
+}
+
+static void streamed_png_has_stage_21s_pixels(void **state)
+{
+    (void)state;
+    SKIP_WITHOUT_GPU();
+    int streamed = find_stage("21a"), plain = find_stage("21");
+    if (streamed < 0 || plain < 0) {
+        print_message("# skipped: stage 21 or 21a not built here\n");
+        skip();
+    }
+    static const char *runs[] = {
+        "--scene scenes/quick.scene",
+        "--scene scenes/odd-size.scene",
+        "--scene scenes/odd-size.scene --block 7x13",
+        "--scene scenes/benchmark.scene --size 1001x1013",
+        "--scene scenes/benchmark.scene --size 2x3", /* fewer rows than bands: a row a band */
+        "--scene scenes/benchmark.scene --size 4096x2049 --frames 3",
+    };
+    static char csv[TEST_OUTPUT_BYTES];
+    for (size_t r = 0; r < sizeof runs / sizeof *runs; ++r) {
+        struct image reference = render_to(plain, runs[r], "png", NULL, 0);
+        struct image png = render_to(streamed, runs[r], "png", csv, sizeof csv);
+        struct image ppm = render_to(streamed, runs[r], "ppm", NULL, 0);
+        struct image_difference to_21, to_ppm;
+        assert_int_equal(image_compare(&reference, &png, &to_21), 0);
+        assert_int_equal(image_compare(&ppm, &png, &to_ppm), 0);
+        double write = metric(csv, "image_write", NULL, 0);
+        double left = metric(csv, "image_encode_left", NULL, 0);
+        double chunks = metric(csv, "image_chunks", NULL, 0);
+        print_message("# 21a %s: %lld pixels differ from 21's PNG, %lld from its PPM; %.0f "
+                      "chunks, image_write %.0f us (encoding left %.0f us)\n",
+                      runs[r], to_21.differing_pixels, to_ppm.differing_pixels, chunks, write, left);
+        assert_int_equal(to_21.differing_pixels, 0);
+        assert_int_equal(to_ppm.differing_pixels, 0);
+        assert_true(left >= 0 && left <= write && chunks >= 1);
+        image_free(&reference);
+        image_free(&png);
+        image_free(&ppm);
+    }
+    /* quick.scene is 512x512: 16 bands of 32 rows, 49 KB each, one chunk each. */
+    struct image quick = render_to(streamed, runs[0], "png", csv, sizeof csv);
+    image_free(&quick);
+    assert_true(metric(csv, "image_chunks", NULL, 0) == 16);
+    /* Without a PNG, nothing of the encoder runs: stage 21's report, phase for phase. */
+    struct command_result *r =
+        run_shell("%s --scene scenes/quick.scene --csv", stage_paths[streamed]);
+    assert_int_equal(r->exit_code, 0);
+    assert_null(strstr(r->out, ",image_chunks,"));
+    assert_null(strstr(r->out, ",image_write,"));
+    struct image ppm = render_to(streamed, runs[0], "ppm", csv, sizeof csv);
+    image_free(&ppm);
+    assert_null(strstr(csv, ",image_chunks,"));
+    assert_non_null(strstr(csv, ",image_write,"));
+}
+
 /* Needs no GPU: a stage states a bound on its differing pixels (the file run.sh verifies with) if
  * and only if its row says its picture is not bit-exact. */
 static void only_stages_that_change_the_arithmetic_state_a_bound(void **state)
@@ -430,6 +510,7 @@ int main(void)
         cmocka_unit_test(rays_per_thread_keep_the_picture),
         cmocka_unit_test(rays_per_thread_only_where_a_stage_takes_it),
         cmocka_unit_test(register_cap_raises_occupancy),
+        cmocka_unit_test(streamed_png_has_stage_21s_pixels),
         cmocka_unit_test(only_stages_that_change_the_arithmetic_state_a_bound),
     };
     return cmocka_run_group_tests_name("stages on the GPU", tests, setup, teardown);

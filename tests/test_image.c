@@ -1,4 +1,4 @@
-/* Images: SPEC.md's float-to-byte rule, PNG (stb_image_write with ISA-L) and PPM written
+/* Images: SPEC.md's float-to-byte rule, PNG (png_encode.c: ISA-L on every core) and PPM written
  * and read back through stb_image, the comparison the runner and the GPU tests use, and output
  * paths checked up front. */
 #include "test_support.h"
@@ -56,7 +56,7 @@ static void png_round_trip(void **state)
     round_trip(".png");
 }
 
-/* A large image through the PNG encoder (stb_image_write's front end, ISA-L's deflate) and
+/* A large image through the PNG encoder (png_encode.c; tests/test_png.c tests it in depth) and
  * back through stb_image: flat areas as the benchmark's background, smooth gradients as its
  * spheres, and a band of noise that does not compress. Every byte comes back, and the file is a
  * PNG smaller than the pixels. */
@@ -246,6 +246,11 @@ static void compare_images_refuses_bad_files_and_arguments(void **state)
     } usage[] = {
         {"\"$G\" \"$G\" --max-differing-percent", "option --max-differing-percent needs a value"},
         {"\"$G\" \"$G\" --max-differing-percent 101", "'101' is not a percentage"},
+        /* strtod reads "" as 0, and takes leading blanks and a sign: none is a percentage. */
+        {"\"$G\" \"$G\" --max-differing-percent ''",
+         "option --max-differing-percent needs a value, not an empty one"},
+        {"\"$G\" \"$G\" --max-differing-percent ' 5'", "' 5' is not a percentage"},
+        {"\"$G\" \"$G\" --max-differing-percent +5", "'+5' is not a percentage"},
         {"\"$G\"", "two images are needed, 1 given"},
         {"", "two images are needed, 0 given"},
         {"\"$G\" \"$G\" \"$G\"", "a third image"},
@@ -255,8 +260,10 @@ static void compare_images_refuses_bad_files_and_arguments(void **state)
         struct command_result *r =
             run_shell("G='%s' && %s/compare-images %s", good, test_build_dir(), usage[k].args);
         if (r->exit_code != 2 || !strstr(r->err, usage[k].expected) ||
-            strchr(r->err, '\n') != r->err + strlen(r->err) - 1)
-            fail_msg("arguments %s: status %d, stderr: %s", usage[k].args, r->exit_code, r->err);
+            strncmp(r->err, "compare-images: error: ", strlen("compare-images: error: ")) != 0 ||
+            strchr(r->err, '\n') != r->err + strlen(r->err) - 1 || r->out[0])
+            fail_msg("arguments %s: status %d, stderr: %s, stdout: %s", usage[k].args, r->exit_code,
+                     r->err, r->out);
     }
     remove_temporary_folder(folder);
 }

@@ -83,6 +83,10 @@ static void fields_and_defaults(void **state)
     assert_refused(run_shell(READER " select 1,98"), "--stages item '98' names no stage");
     assert_refused(run_shell(READER " select 1-18446744073709551617"), "is not N, Nx, N-M");
     assert_refused(run_shell(READER " select 5-2"), "the range runs backwards");
+    /* A range starts and ends at a stage of its track: 1-98, 0-3 and p1-98 do not. */
+    assert_refused(run_shell(READER " select 1-98"), "--stages item '1-98': no stage is numbered 98 in ");
+    assert_refused(run_shell(READER " select 0-3"), "--stages item '0-3': no stage is numbered 0 in ");
+    assert_refused(run_shell(READER " select 2,p1-98"), "--stages item 'p1-98': no stage is numbered p98 in ");
     assert_refused(run_shell(READER " select 1,,2"), "empty item");
     assert_refused(run_shell(READER " frobnicate"), "unknown command 'frobnicate'");
 }

@@ -167,7 +167,7 @@ static const struct bad bad_cases[] = {
     {RAYS_STAGE, {"--rays-per-thread", "65"}, "--rays-per-thread '65' is out of range (1 to 64)"},
     {RAYS_STAGE, {"--rays-per-thread", "-4"}, "--rays-per-thread '-4' is not a count from 1 to 64"},
     {RAYS_STAGE, {"--rays-per-thread", "4x"}, "--rays-per-thread '4x' is not a count from 1 to 64"},
-    {RAYS_STAGE, {"--rays-per-thread", ""}, "--rays-per-thread '' is not a count from 1 to 64"},
+    {RAYS_STAGE, {"--rays-per-thread", ""}, "option --rays-per-thread needs a value, not an empty one"},
     {RAYS_STAGE, {"--rays-per-thread", "99999999999999999999"}, "--rays-per-thread '99999999999999999999' is out of range (1 to 64)"},
     {BLOCK_STAGE, {"--rays-per-thread", "4"}, "option --rays-per-thread is not available in this stage"},
     {GPU_STAGE, {"--rays-per-thread"}, "option --rays-per-thread is not available in this stage"},
@@ -180,7 +180,7 @@ static const struct bad bad_cases[] = {
     {PT_STAGE, {"--samples", "99999999999999999999"}, "--samples '99999999999999999999' is out of range (1 to 65536)"},
     {PT_STAGE, {"--samples", "-2"}, "--samples '-2' is not a count from 1 to 65536"},
     {PT_STAGE, {"--samples", "8x"}, "--samples '8x' is not a count from 1 to 65536"},
-    {PT_REFERENCE, {"--samples", ""}, "--samples '' is not a count from 1 to 65536"},
+    {PT_REFERENCE, {"--samples", ""}, "option --samples needs a value, not an empty one"},
     {GPU_STAGE, {"--samples", "4"}, "option --samples is for the path-tracing track (build/pNN-*, build/pt-reference)"},
     {RAYS_STAGE, {"--samples", "4"}, "option --samples is for the path-tracing track"},
     {CPU_REFERENCE, {"--samples", "4"}, "option --samples is for the path-tracing track (build/pNN-*, build/pt-reference)"},
@@ -201,6 +201,20 @@ static const struct bad bad_cases[] = {
     {PT_STAGE, {"--threads", "2"}, "option --threads is for the CPU reference; a stage renders on the GPU"},
     {PT_REFERENCE, {"--csv"}, "option --csv is for the GPU stages; the CPU reference renders on the CPU"},
     {PT_STAGE, {"--size", "1x1"}, "image size 1x1 is too small (each side at least 2)"},
+    /* An empty value ('', a shell variable never set) is refused by the option's name for every
+     * option that takes a value, rather than read as a file called '' or a number. */
+    {GPU_STAGE, {"--scene", ""}, "option --scene needs a value, not an empty one"},
+    {GPU_STAGE, {"--size", ""}, "option --size needs a value, not an empty one"},
+    {GPU_STAGE, {"--output", ""}, "option --output needs a value, not an empty one"},
+    {GPU_STAGE, {"--device", ""}, "option --device needs a value, not an empty one"},
+    {BLOCK_STAGE, {"--block", ""}, "option --block needs a value, not an empty one"},
+    {CPU_REFERENCE, {"--threads", ""}, "option --threads needs a value, not an empty one"},
+    {GPU_STAGE " --frames", {"--frames", ""}, "option --frames needs a value, not an empty one"},
+    {PT_STAGE, {"--samples", ""}, "option --samples needs a value, not an empty one"},
+    {PT_STAGE, {"--record", ""}, "option --record needs a value, not an empty one"},
+    {PT_STAGE, {"--record-segment", ""}, "option --record-segment needs a value, not an empty one"},
+    {OPTIONS_GPU " --samples --tiles", {"--tiles", ""}, "option --tiles needs a value, not an empty one"},
+    {"--threads --samples --estimator", {"--estimator", ""}, "option --estimator needs a value, not an empty one"},
 };
 
 static void bad_options_are_named(void **state)

@@ -219,6 +219,15 @@ static void test_bad_options(void **state) {
         {"--stages 1,98", "--stages item '98' names no stage"},
         {"--stages 7z", "--stages item '7z' names no stage"},
         {"--stages 90-95", "--stages item '90-95' names no stage"},
+        /* A range must start and end at a stage (the fixture's are 01 and 02): 1-9 is not 1-2. */
+        {"--stages 1-9", "--stages item '1-9': no stage is numbered 9 in "},
+        {"--stages 0-2", "--stages item '0-2': no stage is numbered 0 in "},
+        {"--stages 2,1-3", "--stages item '1-3': no stage is numbered 3 in "},
+        /* An empty value ('', a variable never set) is refused, not taken for the default. */
+        {"--stages ''", "--stages needs a value"},
+        {"--runs ''", "--runs needs a value"},
+        {"--bin-dir ''", "--bin-dir needs a value"},
+        {"--out ''", "--out needs a value"},
         {"--gpus", "--gpus needs a value"},
         {"--gpus 0,1,0", "--gpus '0,1,0' names GPU 0 twice"},
         {"--scene no-such.scene", "--scene 'no-such.scene': no such file"},
@@ -390,17 +399,20 @@ static void test_resume_after_interrupt(void **state) {
     fixture *f = *state;
     char cmd[CMD_MAX];
     snprintf(cmd, sizeof cmd,
-             "cd '%s/repo' && STAGES_DIR='%s' FAKE_SLEEP=0.3 exec ./run.sh --no-build --bin-dir '%s/bin' --out '%s/results' "
+             "cd '%s/repo' && STAGES_DIR='%s' FAKE_SLEEP=1 exec ./run.sh --no-build --bin-dir '%s/bin' --out '%s/results' "
              "--runs 6 --no-verify >'%s/out' 2>'%s/err'", f->dir, f->stages, f->dir, f->dir, f->dir, f->dir);
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
         setpgid(0, 0);
+        /* A signal ignored when a shell starts cannot be trapped (POSIX), and a test run in the
+         * background (nohup, `&` in a script) inherits SIGINT ignored: restore it. */
+        signal(SIGINT, SIG_DFL);
         execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
         _exit(127);
     }
     setpgid(pid, pid);
-    for (int i = 0; i < 200; i++) { /* until 3 runs are recorded (at most 20 s) */
+    for (int i = 0; i < 600; i++) { /* until 3 runs are recorded (at most 60 s: CI is loaded) */
         if (sh_num("awk -F, '$12 == \"total\"' " RUNS " 2>/dev/null | wc -l", f->dir) >= 3) break;
         nanosleep(&(struct timespec){0, 100000000}, NULL);
     }
@@ -832,6 +844,9 @@ static void test_sweep_bad_arguments(void **state) {
         "--stage 02-static --option --block --values '8x8,,16x16'", /* empty value */
         "--stage 02-static --option --block --values 8x8,8x8",     /* a value twice */
         "--stage 02-static --option --block --values 8x8 --runs 0",
+        "--stage 02-static --option --block --values 8x8 --runs 18446744073709551617", /* 1 in bash */
+        "--stage 02-static --option --block --values 8x8 --timeout 18446744073709551617",
+        "--stage 02-static --option --block --values 8x8 --runs ''",
         "--stage 02-static --option --block --values 8x8 --gpu 5", /* the fake machine has GPU 0 only */
         "--stage 02-static --option --block --values 8x8 --scene no-such.scene",
         "--stage 09-missing --option --block --values 8x8",        /* not built */
@@ -901,8 +916,8 @@ static void test_pt_stage_selection(void **state) {
     add_fake_pt_stages(f, "p01-base p02-nomalloc p03-regs p04-soa p05-soa p05a-split p07-const");
     const selection cases[] = {
         {"p1-3", "p01-base p02-nomalloc p03-regs"},
-        {"1-3", "01-base 02-static"},                                   /* no p stage */
-        {"1-18", "01-base 02-static"},
+        {"1-2", "01-base 02-static"},                                   /* no p stage */
+        {"p4-7", "p04-soa p05-soa p05a-split p07-const"},               /* no p06: passed over */
         {"p5", "p05-soa"},                                              /* not its side stage */
         {"p5a", "p05a-split"},
         {"p05,p7", "p05-soa p07-const"},
@@ -911,6 +926,28 @@ static void test_pt_stage_selection(void **state) {
         {"", "01-base 02-static p01-base p02-nomalloc p03-regs p04-soa p05-soa p05a-split p07-const"},
     };
     assert_selections(f, cases, sizeof cases / sizeof *cases);
+    /* A range whose first or last number is no stage of its track's: refused with one line naming
+     * it (p03 is no main stage 3; there is no p06), nothing written. */
+    const struct {
+        const char *spec, *message;
+    } bad[] = {
+        {"1-3", "--stages item '1-3': no stage is numbered 3 in "},
+        {"1-18", "--stages item '1-18': no stage is numbered 18 in "},
+        {"p1-6", "--stages item 'p1-6': no stage is numbered p6 in "},
+        {"p6-7", "--stages item 'p6-7': no stage is numbered p6 in "},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char args[64];
+        snprintf(args, sizeof args, "--runs 1 --stages '%s'", bad[i].spec);
+        assert_int_equal(sh("rm -rf '%s/results'", f->dir), 0);
+        int status = RUN(f, "", args);
+        if (status != 2 || sh("test $(wc -l <'%s/err') -eq 1 && grep -qF -- \"run.sh: error: %s\" '%s/err'", f->dir,
+                              bad[i].message, f->dir) != 0) {
+            sh("sed 's/^/# run.sh: /' '%s/err'", f->dir);
+            fail_msg("run.sh %s: status %d, want 2 and one line '%s'", args, status, bad[i].message);
+        }
+        assert_int_equal(sh("test ! -e '%s/results'", f->dir), 0);
+    }
     /* Both tracks interleaved: orders 1 to 4 are run 1 of each selected stage. */
     assert_int_equal(sh("rm -rf '%s/results'", f->dir), 0);
     RUN_OK(f, "", "--runs 2 --no-verify --stages 1-2,p1-2");
@@ -1209,19 +1246,26 @@ static void test_image_and_sanitizer_tools_include_side_stages(void **state) {
 }
 
 /* Every stage the manifests list must have been built: a stage folder without an executable in
- * --bin-dir, named by --stages or listed by default, is refused with one line naming it, status
- * 2, before anything is written (the --out folder is not created). */
+ * --bin-dir, named by --stages (alone, in a list, at a range's end) or listed by default, is
+ * refused with one line naming it, status 2, before anything is written (the --out folder is not
+ * created). With --no-build (as RUN runs) that is before the GPUs are looked for: the same line
+ * where there is no GPU. */
 static void test_stage_without_executable_refused(void **state) {
     REQUIRE_TOOLS();
     fixture *f = *state;
     const char *d = f->dir;
     write_manifest(f->stages, "09-missing", "02-static", NULL);
-    const char *specs[] = {"--stages 1,9", ""};
-    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+    const struct {
+        const char *env, *args;
+    } cases[] = {
+        {"", "--stages 1,9"}, {"", "--stages 9"}, {"", "--stages 1-9"}, {"", "--stages 2-9"}, {"", ""},
+        {"RUN_NVIDIA_SMI=false", "--stages 1,9"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char args[128];
-        snprintf(args, sizeof args, "--runs 1 %s", specs[i]);
+        snprintf(args, sizeof args, "--runs 1 %s", cases[i].args);
         assert_int_equal(sh("rm -rf '%s/results'", d), 0);
-        int status = RUN(f, "", args);
+        int status = RUN(f, cases[i].env, args);
         if (status != 2 || sh("test $(wc -l <'%s/err') -eq 1 && "
                               "grep -qxF 'run.sh: error: no executable in %s/bin for 09-missing: run make "
                               "(or time other stages with --stages)' '%s/err'", d, d, d) != 0) {

@@ -175,6 +175,9 @@ static void test_errors(void **state)
     assert_error(run_shell(TOOL), "no stage given", NULL);
     assert_error(run_shell(TOOL " 1 2 3"), "too many arguments", NULL);
     assert_error(run_shell(TOOL " --bogus 8"), "unknown option", NULL);
+    /* An empty folder ('', a variable never set) is refused, not taken for the default. */
+    assert_error(run_shell(TOOL " --stages '' 8"), "--stages needs a folder", NULL);
+    assert_error(run_shell(TOOL " --stages= 8"), "--stages needs a folder", NULL);
     struct command_result *r = run_shell(TOOL " --help");
     assert_int_equal(r->exit_code, 0);
     assert_non_null(strstr(r->out, "usage: tools/stage-diff.sh"));

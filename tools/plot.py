@@ -15,9 +15,16 @@ results/local/ beside the committed campaigns in results/reference/):
               its stages 1-7) as dashed lines.
   RESULTS/gpus-pathtrace.png  rays per second of each path-tracing stage (medians, log axis),
               one line per GPU; only when some folder has path-tracing runs.
+With --scaling FOLDER (a scaling campaign, tools/scaling.sh: RESULTS/GPU-SLUG/scaling):
+  FOLDER/summary.csv, FOLDER/summary.md  a row per (stage, scene): spheres, runs, and the mean,
+              median, std, min and max of kernel_events, build and total (tools/summarize.py;
+              written with or without matplotlib)
+  FOLDER/scaling.png  kernel time (CUDA events) against the scene's sphere count, log-log: a
+              line with markers per stage at its medians, whiskers from min to max.
 Needs matplotlib; without it prints that the plots were skipped.
 Usage: python3 tools/plot.py RESULTS/GPU-SLUG
        python3 tools/plot.py --compare RESULTS [--with REFERENCE]
+       python3 tools/plot.py --scaling RESULTS/GPU-SLUG/scaling
 """
 import glob
 import math
@@ -259,8 +266,74 @@ def plot_gpus_pathtrace(plt, results, folders):
     save(plt, fig, os.path.join(results, "gpus-pathtrace.png"), dpi=110)
 
 
+def plot_scaling(plt, summary, gpu, path):
+    """Median kernel time (CUDA events, ms) against the sphere count, log-log: a line with markers
+    per stage, whiskers from min to max; the scenes named under their counts."""
+    scenes = sm.scaling_scenes(summary)
+    stages = sorted({stage for stage, _ in summary}, key=sm.stage_key)
+    fig, ax = plt.subplots(figsize=(8, 5.5))
+    for stage in stages:
+        points = []
+        for scene, _ in scenes:
+            entry = summary.get((stage, scene), {})
+            if "kernel_events" in entry and entry["spheres"] > 0:
+                st = entry["kernel_events"]
+                points.append((entry["spheres"], st["median"] / 1000, st["min"] / 1000, st["max"] / 1000))
+        points = [p for p in points if math.isfinite(p[1]) and p[1] > 0]
+        if not points:
+            continue
+        ax.errorbar([p[0] for p in points], [p[1] for p in points],
+                    yerr=[[max(p[1] - p[2], 0) for p in points], [max(p[3] - p[1], 0) for p in points]],
+                    fmt="o-", capsize=4, label=stage)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    counts = [count for _, count in scenes if count > 0]
+    if counts:
+        ax.set_xticks(counts, [f"{count:,}\n{scene}" for scene, count in scenes if count > 0])
+        ax.xaxis.set_minor_locator(plt.NullLocator())
+        ax.set_xlim(min(counts) / 2, max(counts) * 2)
+    # Plain numbers on the time axis (0.5, 2, 300); minor ticks labelled where it spans little.
+    plain = plt.FuncFormatter(lambda v, _: f"{v:g}")
+    low, high = ax.get_ylim()
+    ax.yaxis.set_major_formatter(plain)
+    ax.yaxis.set_minor_formatter(plain if high / low < 20 else plt.NullFormatter())
+    ax.grid(True, which="both", alpha=0.3)
+    ax.set_xlabel("spheres in the scene (log)")
+    ax.set_ylabel("kernel time, CUDA events [ms] (median, min–max, log)")
+    n = sorted({entry["n"] for entry in summary.values()})
+    runs = f"{n[0]}" if len(n) == 1 else f"{n[0]}-{n[-1]}"
+    ax.set_title(f"Kernel time against sphere count, {gpu} ({runs} runs each)")
+    ax.legend(fontsize="small", loc="upper left")
+    fig.tight_layout()
+    save(plt, fig, path, dpi=120)
+
+
+def scaling(folder):
+    """--scaling FOLDER: the summaries, then scaling.png (skipped without matplotlib)."""
+    if not os.path.isfile(os.path.join(folder, "runs.csv")):
+        print(f"plot.py: error: {folder} holds no runs.csv of a scaling campaign (tools/scaling.sh)", file=sys.stderr)
+        return 2
+    sm.write_scaling_summary(folder)
+    rows = sm.load_runs(os.path.join(folder, "runs.csv"))
+    summary = sm.scaling_summarize(rows)
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("plot.py: matplotlib not installed, plots skipped (pip install matplotlib)", file=sys.stderr)
+        return 0
+    if not any("kernel_events" in entry for entry in summary.values()):
+        print("plot.py: no successful runs, plot skipped", file=sys.stderr)
+        return 0
+    plot_scaling(plt, summary, sm.gpu_of(rows), os.path.join(folder, "scaling.png"))
+    return 0
+
+
 def main(argv):
     compare = len(argv) in (3, 5) and argv[1] == "--compare" and (len(argv) == 3 or argv[3] == "--with")
+    if len(argv) == 3 and argv[1] == "--scaling":
+        return scaling(argv[2])
     if not (compare or (len(argv) == 2 and not argv[1].startswith("-"))):
         print(__doc__.strip())
         return 0 if len(argv) == 2 and argv[1] in ("-h", "--help") else 2

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # One timed run of one stage, started by GNU parallel from run.sh.
-# Usage: tools/run-one.sh SLOT ORDER RUN STAGE
+# Usage: tools/run-one.sh SLOT ORDER RUN STAGE [SCENE [COLUMN]]
+# SCENE: the scene of this run, instead of $RUN_SCENE and $RUN_PT_SCENE; COLUMN: as RUN_VARIANT,
+# a value appended to every row as one more column (tools/scaling.sh: the scene's name).
 # Runs the stage on the GPU of job slot SLOT, checks its CSV, and appends the run's rows to
 # $RUN_DIR/runs.csv in one write under a lock (all rows of a run or none). A failing run
 # (exit status, timeout, output that is not the stage CSV) gets one row with status "failed".
@@ -15,6 +17,8 @@
 set -euo pipefail
 
 slot="$1" order="$2" run="$3" stage="$4"
+if [[ -n "${5:-}" ]]; then RUN_SCENE="$5" RUN_PT_SCENE="$5"; fi
+if [[ $# -ge 6 ]]; then RUN_VARIANT="$6"; fi
 readonly header='stage,gpu,gpu_uuid,width,height,spheres,block,host_memory,metric,value,unit'
 IFS=',' read -r -a gpus <<<"$RUN_GPU_LIST"
 gpu_index="${gpus[$((slot - 1))]}"
@@ -34,8 +38,13 @@ rows_csv="${RUN_CSV:-$RUN_DIR/runs.csv}"
 # A stage that must be timed differently from the others (e.g. the last stage renders several
 # frames and reports its steady-state frame) says so in its manifest's campaign-args, so every
 # campaign, on every host, runs it the same way.
-campaign_args="$("$repo/tools/stages" get "$stage" campaign-args)" || exit 2
-read -r -a stage_args <<<"$campaign_args" || true
+# RUN_ONE_FRAME=1 (tools/scaling.sh) leaves them out: a run renders one frame, so that a run on
+# 100,000 spheres takes a second, not twenty.
+stage_args=()
+if [[ "${RUN_ONE_FRAME:-0}" != 1 ]]; then
+    campaign_args="$("$repo/tools/stages" get "$stage" campaign-args)" || exit 2
+    read -r -a stage_args <<<"$campaign_args" || true
+fi
 if [[ -n "${RUN_STAGE_ARGS:-}" ]]; then
     read -r -a more_args <<<"$RUN_STAGE_ARGS"
     stage_args+=(${more_args[@]+"${more_args[@]}"})

@@ -18,8 +18,9 @@ args=()
 while [ $# -gt 0 ]; do
     case $1 in
         -h|--help) usage; exit 0 ;;
-        --stages) [ $# -ge 2 ] || fail "--stages needs a folder"; stages_dir=$2; shift 2 ;;
-        --stages=*) stages_dir=${1#--stages=}; shift ;;
+        # An empty folder name is refused: '' would quietly mean the default, the repository's.
+        --stages) [ $# -ge 2 ] && [ -n "$2" ] || fail "--stages needs a folder"; stages_dir=$2; shift 2 ;;
+        --stages=*) [ -n "${1#--stages=}" ] || fail "--stages needs a folder"; stages_dir=${1#--stages=}; shift ;;
         --) shift; args+=("$@"); break ;;
         -*) fail "unknown option '$1' (see --help)" ;;
         *) args+=("$1"); shift ;;

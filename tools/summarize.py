@@ -5,8 +5,12 @@ Importable (python3 standard library only):  stats(values), load_runs(path), sum
 summary_csv(summary), summary_md(summary, rows), write_summary(folder, check=False), and the
 stage model: manifests, manifest, stage_key, is_side_stage, main_stages, side_stages,
 is_pt_stage, pt_stages, pt_main_stages, ordered_stages, builds_on, parent_of, baseline_of,
-campaign_scene, comparable_baseline, extra_us_metrics.
+campaign_scene, comparable_baseline, extra_us_metrics. The scaling campaign's
+(RESULTS/GPU-SLUG/scaling/runs.csv, tools/scaling.sh: a row per (stage, scene)):
+scaling_summarize(rows), scaling_pairs, scaling_scenes, scaling_matrix, scaling_summary_csv,
+scaling_summary_md, write_scaling_summary(folder, check=False).
 Usage: python3 tools/summarize.py RESULTS/GPU-SLUG [--check]
+       python3 tools/summarize.py RESULTS/GPU-SLUG/scaling [--check]
 
 Stages: what each is (its track, chain or side stage, the stage it builds on, its campaign's
 scene) comes from its manifest, through tools/stages, the one reader of stages/*/manifest. The
@@ -525,11 +529,140 @@ def write_summary(folder, check=False, stages_dir=None):
     return stale
 
 
+# ---- The scaling campaign (tools/scaling.sh) ------------------------------------------------
+# OUT/<gpu-slug>/scaling/runs.csv has runs.csv's columns and `scene` (the scene file's name without
+# .scene); each (stage, scene) pair is summarised on its own: its sphere count (the `spheres`
+# column), its runs, and the statistics of the kernel (CUDA events), the build of the
+# acceleration structure (stages 22 on) and the total.
+SCALING_METRICS = ("kernel_events", "build", "total")
+SCALING_STATS = ("mean", "median", "std", "min", "max")
+
+
+def scaling_summarize(rows):
+    """{(stage, scene): {"spheres": int, "n": runs ok, metric: stats}} over the runs with status
+    ok, for the metrics of SCALING_METRICS a pair has."""
+    values, spheres = {}, {}
+    for row in rows:
+        if row.get("status") != "ok":
+            continue
+        key = (row["stage"], row.get("scene", ""))
+        if row.get("spheres", "").isdigit():
+            spheres[key] = max(spheres.get(key, 0), int(row["spheres"]))
+        if row["metric"] in SCALING_METRICS:
+            values.setdefault(key, {}).setdefault(row["metric"], []).append(float(row["value"]))
+    result = {}
+    for key, metrics in values.items():
+        entry = {"spheres": spheres.get(key, 0), "n": len(metrics.get("total", []))}
+        entry.update({m: stats(v) for m, v in metrics.items()})
+        result[key] = entry
+    return result
+
+
+def scaling_scenes(summary):
+    """The scenes of a scaling summary, fewest spheres first: [(scene, spheres)]."""
+    counts = {}
+    for (_, scene), entry in summary.items():
+        counts[scene] = max(counts.get(scene, 0), entry["spheres"])
+    return sorted(counts.items(), key=lambda item: (item[1], item[0]))
+
+
+def scaling_pairs(summary, stages_dir=None):
+    """The (stage, scene) pairs in course order, then by sphere count."""
+    order = {scene: i for i, (scene, _) in enumerate(scaling_scenes(summary))}
+    return sorted(summary, key=lambda pair: (stage_key(pair[0], stages_dir), order[pair[1]]))
+
+
+def scaling_stat(summary, pair, metric, key):
+    """One statistic of one pair's metric (µs), or None."""
+    entry = summary.get(pair, {}).get(metric)
+    return entry[key] if entry else None
+
+
+def ms(x, decimals=2):
+    return "–" if x is None else f"{x / 1000:,.{decimals}f}"
+
+
+def scaling_matrix(summary, stages_dir=None):
+    """Stages as rows, scenes as columns (fewest spheres first, the count in the header), the
+    median kernel time by CUDA events (ms) in each cell; – where the pair has no run."""
+    scenes = scaling_scenes(summary)
+    stages = sorted({stage for stage, _ in summary}, key=lambda s: stage_key(s, stages_dir))
+    rows = [[s] + [ms(scaling_stat(summary, (s, scene), "kernel_events", "median")) for scene, _ in scenes]
+            for s in stages]
+    return table(["stage"] + [f"{scene} ({count:,})" for scene, count in scenes], rows)
+
+
+def scaling_summary_csv(summary, stages_dir=None):
+    """A line per (stage, scene): spheres, runs, and mean, median, std, min, max of each metric
+    (µs; empty where the pair lacks the metric: no build before stage 22)."""
+    lines = ["stage,scene,spheres,n," + ",".join(f"{m}_{k}" for m in SCALING_METRICS for k in SCALING_STATS)]
+    for pair in scaling_pairs(summary, stages_dir):
+        entry = summary[pair]
+        cells = [pair[0], pair[1], str(entry["spheres"]), str(entry["n"])]
+        for metric in SCALING_METRICS:
+            cells += [num(entry[metric][k]) if metric in entry else "" for k in SCALING_STATS]
+        lines.append(",".join(cells))
+    return "\n".join(lines) + "\n"
+
+
+def scaling_summary_md(summary, rows, stages_dir=None):
+    failed = [r for r in rows if r.get("status") == "failed"]
+    hosts = sorted({r["host"] for r in rows})
+    parts = [f"# {gpu_of(rows)}: the scaling campaign", "",
+             "Generated by `tools/plot.py --scaling` (tools/summarize.py) from `runs.csv` "
+             "(tools/scaling.sh); do not edit. "
+             f"Host(s): {', '.join(hosts) or '–'}. Runs ok: "
+             f"{sum(1 for r in rows if r.get('status') == 'ok' and r['metric'] == 'total')}, failed: {len(failed)}.", "",
+             "## Kernel time by CUDA events against the scene (median of the runs, ms; the scene's spheres "
+             "in brackets; – where the stage was not timed on it: see `verify.txt`)", "",
+             scaling_matrix(summary, stages_dir), "",
+             "## Every (stage, scene) pair (ms; std: sample standard deviation; build: the acceleration "
+             "structure's, stages 22 on)", ""]
+    header = ["stage", "scene", "spheres", "n"] + [f"{m} {k}" for m in SCALING_METRICS for k in SCALING_STATS]
+    body = []
+    for pair in scaling_pairs(summary, stages_dir):
+        entry = summary[pair]
+        body.append([pair[0], pair[1], f"{entry['spheres']:,}", str(entry["n"])]
+                    + [ms(scaling_stat(summary, pair, m, k), 3) for m in SCALING_METRICS for k in SCALING_STATS])
+    parts += [table(header, body), ""]
+    if failed:
+        parts += ["## Failed runs", ""] + [f"- {r['stage']} on {r.get('scene', '?')} run {r['run']}: {r['value']}"
+                                            for r in failed] + [""]
+    return "\n".join(parts)
+
+
+def write_scaling_summary(folder, check=False, stages_dir=None):
+    """Writes (or with check=True only compares) FOLDER/summary.csv and summary.md of a scaling
+    campaign (FOLDER/runs.csv); returns the stale files."""
+    rows = load_runs(os.path.join(folder, "runs.csv"))
+    summary = scaling_summarize(rows)
+    stale = []
+    for name, text in (("summary.csv", scaling_summary_csv(summary, stages_dir)),
+                       ("summary.md", scaling_summary_md(summary, rows, stages_dir))):
+        path = os.path.join(folder, name)
+        old = open(path, encoding="utf-8").read() if os.path.exists(path) else None
+        if old != text:
+            stale.append(path)
+            if not check:
+                write_text(path, text)
+    return stale
+
+
+def is_scaling_folder(folder):
+    """A scaling campaign's folder: its runs.csv has the `scene` column."""
+    try:
+        with open(os.path.join(folder, "runs.csv"), encoding="utf-8") as f:
+            return "scene" in f.readline().strip().split(",")
+    except OSError:
+        return False
+
+
 def main(argv):
     if len(argv) < 2 or argv[1] in ("-h", "--help"):
         print(__doc__.strip())
         return 0 if len(argv) >= 2 else 2
-    stale = write_summary(argv[1], check="--check" in argv)
+    write = write_scaling_summary if is_scaling_folder(argv[1]) else write_summary
+    stale = write(argv[1], check="--check" in argv)
     if "--check" in argv and stale:
         print("stale: " + " ".join(stale), file=sys.stderr)
         return 1

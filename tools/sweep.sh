@@ -68,12 +68,14 @@ while [[ $# -gt 0 ]]; do
         --option) [[ "$val" =~ ^--[a-z][a-z0-9-]*$ ]] || die "--option '$val' is not an option like --block"; option="$val" ;;
         # Values become a CSV column and file names: no commas, spaces or quotes.
         --values) [[ "$val" =~ ^[A-Za-z0-9._:+-]+(,[A-Za-z0-9._:+-]+)*$ ]] || die "--values '$val' is not a comma-separated list of values like 8x8,16x16"; values_spec="$val" ;;
-        --runs) [[ "$val" =~ ^[1-9][0-9]*$ ]] || die "--runs needs a positive number, got '$val'"; runs="$val" ;;
+        # At most 6 digits (as run.sh): a longer number overflows the shell's arithmetic
+        # (18446744073709551617 runs would be 1).
+        --runs) [[ "$val" =~ ^[1-9][0-9]{0,5}$ ]] || die "--runs needs a positive number of at most 6 digits, got '$val'"; runs="$val" ;;
         --scene) [[ -r "$val" ]] || die "--scene '$val': cannot read it"; scene="$val" ;;
         --out) out="$val" ;;
         --bin-dir) bin_dir="$val" ;;
         --gpu) [[ "$val" =~ ^[0-9]+$ ]] || die "--gpu needs a GPU index, got '$val'"; gpu="$val" ;;
-        --timeout) [[ "$val" =~ ^[1-9][0-9]*$ ]] || die "--timeout needs a positive number, got '$val'"; timeout_s="$val" ;;
+        --timeout) [[ "$val" =~ ^[1-9][0-9]{0,5}$ ]] || die "--timeout needs a positive number of at most 6 digits, got '$val'"; timeout_s="$val" ;;
         --kernel) [[ "$val" =~ ^[A-Za-z_][A-Za-z0-9_]*$ ]] || die "--kernel '$val' is not a kernel name like render_kernel"; kernel="$val" ;;
     esac
 done

@@ -1,0 +1,595 @@
+/* Tests of the scaling campaign (tools/scaling.sh, ./run.sh --scaling, tools/plot.py --scaling and
+ * the scaling blocks of tools/update_readmes.py) against fake stages, a fake nvidia-smi and fake
+ * cpu-reference/compare-images (tests/fixtures/): no GPU needed. Run from the repository root.
+ * Each test has its own folder DIR: its stage folders DIR/stages (STAGES_DIR: 20-prev and
+ * 21-persist of chapter 3, 22-bvh and 23-gpu of chapter 4), the fake executables in DIR/bin
+ * (--bin-dir), two generated scenes DIR/s50.scene and DIR/s200.scene (50 and 200 spheres with the
+ * floor), and a stand-in checkout DIR/repo (links to run.sh, tools/, scenes/) the campaigns run
+ * from, so that nothing they write reaches the repository. The fake stage reports the spheres of
+ * the scene it is given; FAKE_MAX_SPHERES='21-persist:100' makes 21-persist refuse s200 as stage
+ * 21 refuses 10,000 spheres ("holds at most"). */
+#include <limits.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#define CMD_MAX 16384
+
+static char repo[PATH_MAX];
+static const char *missing_tool; /* a tool tools/scaling.sh needs that this machine lacks, or NULL */
+
+#define REQUIRE_TOOLS()                                                    \
+    do {                                                                   \
+        if (missing_tool) {                                                \
+            print_message("skipped: %s is not installed\n", missing_tool); \
+            skip();                                                        \
+        }                                                                  \
+    } while (0)
+
+typedef struct {
+    char dir[64];    /* the test's temporary folder */
+    char stages[96]; /* DIR/stages: the STAGES_DIR of its campaigns */
+} fixture;
+
+/* Runs a shell command built like printf from the repository root; returns its exit status. */
+static int sh(const char *fmt, ...) {
+    char cmd[CMD_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    int status = system(cmd);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* The number a shell command prints (-1 when it prints none). */
+static long sh_num(const char *fmt, ...) {
+    char cmd[CMD_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    FILE *p = popen(cmd, "r");
+    long value = -1;
+    if (p) {
+        if (fscanf(p, "%ld", &value) != 1) value = -1;
+        pclose(p);
+    }
+    return value;
+}
+
+/* STAGES/NAME/manifest: lesson, builds-on, chapter, then EXTRA lines (or NULL). */
+static void write_manifest(const char *stages, const char *name, const char *builds_on, const char *chapter,
+                           const char *extra) {
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", stages, name);
+    assert_int_equal(sh("mkdir -p '%s'", path), 0);
+    snprintf(path, sizeof path, "%s/%s/manifest", stages, name);
+    FILE *file = fopen(path, "w");
+    assert_non_null(file);
+    fprintf(file, "# %s: a fake stage of tests/test_scaling.c\nlesson: the fake %s\nbuilds-on: %s\nchapter: %s\n", name,
+            name, builds_on, chapter);
+    if (extra) fprintf(file, "%s\n", extra);
+    assert_int_equal(fclose(file), 0);
+}
+
+static int setup(void **state) {
+    fixture *f = calloc(1, sizeof *f);
+    if (!f) return -1;
+    strcpy(f->dir, "/tmp/test-scaling-XXXXXX");
+    if (!mkdtemp(f->dir)) return -1;
+    snprintf(f->stages, sizeof f->stages, "%s/stages", f->dir);
+    const char *fx = "tests/fixtures";
+    if (sh("mkdir -p '%s/bin' && for s in 20-prev 21-persist 22-bvh 23-gpu; do cp %s/fake-stage.sh '%s/bin/'$s || exit 1; done && "
+           "cp %s/fake-cpu-reference.sh '%s/bin/cpu-reference' && cp %s/fake-compare-images.sh '%s/bin/compare-images'",
+           f->dir, fx, f->dir, fx, f->dir, fx, f->dir) != 0)
+        return -1;
+    /* Chapter 3 ends with 21-persist; chapter 4 builds on it. 22-bvh renders --frames 2 in a
+     * campaign, as the real chapter's stages render 20. */
+    write_manifest(f->stages, "20-prev", "none", "3. The kernel to the floor", NULL);
+    write_manifest(f->stages, "21-persist", "20-prev", "3. The kernel to the floor", NULL);
+    write_manifest(f->stages, "22-bvh", "21-persist", "4. Scenes that grow", "options: --frames\ncampaign-args: --frames 2");
+    write_manifest(f->stages, "23-gpu", "22-bvh", "4. Scenes that grow", NULL);
+    if (sh("python3 scenes/generate-random.py 49 --size 16x16 >'%s/s50.scene' && "
+           "python3 scenes/generate-random.py 199 --size 16x16 >'%s/s200.scene'", f->dir, f->dir) != 0)
+        return -1;
+    if (sh("mkdir -p '%s/repo/results' && cd '%s/repo' && for x in run.sh tools scenes README.md; do ln -s '%s/'$x $x || exit 1; done && "
+           "ln -s ../stages stages && ln -s '%s/results/reported' results/reported", f->dir, f->dir, repo, repo) != 0)
+        return -1;
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state) {
+    fixture *f = *state;
+    sh("rm -rf '%s'", f->dir);
+    free(f);
+    return 0;
+}
+
+/* tools/scaling.sh (or, with PROGRAM "./run.sh --scaling --no-build", run.sh) from the stand-in
+ * checkout with the fake stages into DIR/results; ENV and ARGS are added; stdout and stderr go to
+ * DIR/out and DIR/err. */
+#define CAMPAIGN(f, program, env, args)                                                                          \
+    sh("cd '%s/repo' && STAGES_DIR='%s' %s %s --bin-dir '%s/bin' --out '%s/results' %s >'%s/out' 2>'%s/err'", \
+       (f)->dir, (f)->stages, env, program, (f)->dir, (f)->dir, args, (f)->dir, (f)->dir)
+#define SCALING(f, env, args) CAMPAIGN(f, "tools/scaling.sh", env, args)
+
+/* SCALING that must end with STATUS; otherwise what it printed is shown first. */
+#define SCALING_STATUS(f, env, args, status)                                       \
+    do {                                                                           \
+        int scaling_status_ = SCALING(f, env, args);                               \
+        if (scaling_status_ != (status))                                           \
+            sh("grep -v 'runs done' '%s/err' | sed 's/^/# scaling: /' | tail -30", (f)->dir); \
+        assert_int_equal(scaling_status_, (status));                               \
+    } while (0)
+
+/* The campaign's runs.csv and verify.txt in a test's folder. */
+#define RUNS "'%s/results/fake-gpu/scaling/runs.csv'"
+#define VERIFY "'%s/results/fake-gpu/scaling/verify.txt'"
+
+/* --scenes with the benchmark and the test's two generated scenes. */
+static void three_scenes(const fixture *f, char *out, size_t size, const char *more) {
+    snprintf(out, size, "--scenes scenes/benchmark.scene,%s/s50.scene,%s/s200.scene %s", f->dir, f->dir, more);
+}
+
+/* The default stages (the stage chapter 4 builds on and chapter 4's), on three scenes, two runs:
+ * run-major order, every row with its scene, the sphere counts the stage reported, one frame per
+ * timed run (not the manifest's campaign-args) and the scene's file on every run. */
+static void test_interleaved_runs_and_scene_column(void **state) {
+    REQUIRE_TOOLS();
+    fixture *f = *state;
+    const char *d = f->dir;
+    char args[1024], env[512];
+    three_scenes(f, args, sizeof args, "--runs 2");
+    snprintf(env, sizeof env, "FAKE_MAX_SPHERES='21-persist:100' FAKE_ARGS_LOG='%s/args'", d);
+    SCALING_STATUS(f, env, args, 0);
+    assert_int_equal(sh("head -n1 " RUNS " | grep -qx "
+                        "'order,run,stage,host,gpu,gpu_uuid,width,height,spheres,block,host_memory,metric,value,unit,status,scene'", d), 0);
+    /* 21-persist, 22-bvh, 23-gpu (not 20-prev) on 3 scenes, 21-persist refusing s200: 8 pairs x 2 runs. */
+    assert_int_equal(sh_num("awk -F, '$12 == \"total\" && $15 == \"ok\"' " RUNS " | wc -l", d), 16);
+    assert_int_equal(sh_num("awk -F, '$3 == \"20-prev\"' " RUNS " | wc -l", d), 0);
+    /* Run-major: orders 1-8 are run 1 of every pair, 9-16 run 2 of every pair. */
+    const char *pairs = "21-persist benchmark,21-persist s50,22-bvh benchmark,22-bvh s200,22-bvh s50,"
+                        "23-gpu benchmark,23-gpu s200,23-gpu s50";
+    for (int run = 1; run <= 2; run++) {
+        if (sh("awk -F, '$12 == \"total\" && $1 > %d && $1 <= %d && $2 == %d { print $3 \" \" $16 }' " RUNS
+               " | LC_ALL=C sort | paste -sd, - | grep -qx '%s'", 8 * (run - 1), 8 * run, run, d, pairs) != 0) {
+            sh("awk -F, '$12 == \"total\" { print \"# \" $1, $2, $3, $16 }' " RUNS, d);
+            fail_msg("orders %d-%d should be run %d of every (stage, scene) pair", 8 * run - 7, 8 * run, run);
+        }
+    }
+    /* The scene column names the scene the stage rendered (its spheres: 19, 50, 200). */
+    assert_int_equal(sh_num("awk -F, 'NR > 1 && !($16 == \"benchmark\" && $9 == 19 || $16 == \"s50\" && $9 == 50 || "
+                            "$16 == \"s200\" && $9 == 200)' " RUNS " | wc -l", d), 0);
+    assert_int_equal(sh_num("awk -F, 'NR > 1 && NF != 16' " RUNS " | wc -l", d), 0);
+    /* The timed runs: the scene's file and --csv, one frame: not the manifest's campaign-args
+     * (22-bvh's --frames 2), which would multiply a run on 100,000 spheres by the frames. */
+    assert_int_equal(sh_num("grep -c '^22-bvh --scene %s/s50.scene --csv$' '%s/args'", d, d), 2);
+    assert_int_equal(sh_num("grep -c -- '--frames' '%s/args'", d), 0);
+    assert_int_equal(sh_num("grep -c '^23-gpu --scene scenes/benchmark.scene --csv$' '%s/args'", d), 2);
+    /* Verification: every pair at 64x64 with a picture (the refused one too). */
+    assert_int_equal(sh_num("grep -c '^2[123]-[a-z]* --scene [^ ]* --size 64x64 --output [^ ]*$' '%s/args'", d), 9);
+    assert_int_equal(sh_num("grep -c ': ok: ' " VERIFY, d), 8);
+    /* env.txt and the joblog: the GPU, the command, the scenes; a line per timed run. */
+    assert_int_equal(sh("grep -q '^gpu: 0, Fake GPU' '%s/results/fake-gpu/scaling/env.txt' && "
+                        "grep -q '^scene: s200 = %s/s200.scene (200 spheres)$' '%s/results/fake-gpu/scaling/env.txt'", d, d, d), 0);
+    assert_int_equal(sh_num("grep -c 'tools/run-one.sh 1 ' '%s/results/fake-gpu/scaling/joblog.txt'", d), 16);
+    /* A campaign of its own: results/<gpu>/runs.csv (run.sh's) is not written. */
+    assert_int_equal(sh("test ! -e '%s/results/fake-gpu/runs.csv'", d), 0);
+}
+
+/* A stage that refuses a scene for its spheres ("holds at most", exit status 2) is skipped on it
+ * and listed in verify.txt, and the campaign succeeds; a stage whose picture differs, or that
+ * fails another way, is not timed on that scene and the campaign ends with status 1 after timing
+ * the other pairs. */
+static void test_refused_scene_skipped(void **state) {
+    REQUIRE_TOOLS();
+    fixture *f = *state;
+    const char *d = f->dir;
+    char args[1024];
+    three_scenes(f, args, sizeof args, "--runs 2");
+    SCALING_STATUS(f, "FAKE_MAX_SPHERES='21-persist:100'", args, 0);
+    assert_int_equal(sh("grep -qx '21-persist s200: skipped: .*200 spheres, but stage 21-persist holds at most 100 (fake)' " VERIFY, d), 0);
+    assert_int_equal(sh("grep -q '^scaling: 21-persist skips s200: ' '%s/err'", d), 0);
+    assert_int_equal(sh_num("awk -F, '$3 == \"21-persist\" && $16 == \"s200\"' " RUNS " | wc -l", d), 0);
+    assert_int_equal(sh_num("awk -F, '$3 == \"21-persist\" && $12 == \"total\" && $15 == \"ok\"' " RUNS " | wc -l", d), 4);
+    assert_int_equal(sh("grep -q 'FAILED' " VERIFY " '%s/err'", d, d), 1);
+    /* --no-verify compares no picture but still skips the refused scene. */
+    assert_int_equal(sh("rm -rf '%s/results'", d), 0);
+    three_scenes(f, args, sizeof args, "--runs 1 --no-verify --stages 21");
+    SCALING_STATUS(f, "FAKE_MAX_SPHERES='21-persist:100'", args, 0);
+    assert_int_equal(sh("grep -q '^21-persist s200: skipped: ' " VERIFY " && ! grep -q ': ok: ' " VERIFY, d, d), 0);
+    assert_int_equal(sh_num("awk -F, '$12 == \"total\" { print $16 }' " RUNS " | LC_ALL=C sort | paste -sd' ' - | "
+                            "grep -cx 'benchmark s50'", d), 1);
+    /* Other failures: 23-gpu's picture differs; 22-bvh fails (exit status 1) on every scene. */
+    assert_int_equal(sh("rm -rf '%s/results'", d), 0);
+    three_scenes(f, args, sizeof args, "--runs 2 --stages 21-23");
+    SCALING_STATUS(f, "FAKE_MAX_SPHERES='21-persist:100' FAKE_BAD_IMAGE=23-gpu FAKE_FAIL='22-bvh:1'", args, 1);
+    assert_int_equal(sh("grep -q '^23-gpu s50: FAILED: differing pixels: 1 of 1' " VERIFY, d), 0);
+    assert_int_equal(sh("grep -q '^22-bvh benchmark: FAILED: exit status 1: .*fake failure of run 1' " VERIFY, d), 0);
+    assert_int_equal(sh_num("grep -c ': FAILED: ' " VERIFY, d), 6);
+    assert_int_equal(sh("grep -q '^scaling: failed verification, not timed: 22-bvh benchmark, 22-bvh s50, ' '%s/err'", d), 0);
+    /* The pairs that passed are timed all the same. */
+    assert_int_equal(sh("awk -F, '$12 == \"total\" && $15 == \"ok\" { print $3 }' " RUNS " | sort | uniq -c | "
+                        "awk '{ print $2 \":\" $1 }' | paste -sd' ' - | grep -qx '21-persist:4'", d), 0);
+}
+
+/* awk printing how many (stage, scene, run) triples among the rows matching COND lack the 17 rows
+ * of a complete one-frame run of the fake stage. */
+#define INCOMPLETE(cond)                                                                                   \
+    "awk -F, '" cond " { n[$3 \" \" $16 \" \" $2]++ } END { bad = 0; for (k in n) "                          \
+    "if (n[k] != 17) bad++; print bad }' "
+
+/* Every (stage, scene, run) triple of PAIRS pairs x RUNS runs has exactly one complete ok run. */
+static void assert_runs_exact(const fixture *f, long triples) {
+    assert_int_equal(sh_num(INCOMPLETE("NR > 1 && $15 == \"ok\"") RUNS, f->dir), 0);
+    assert_int_equal(sh_num("awk -F, '$12 == \"total\" && $15 == \"ok\"' " RUNS " | wc -l", f->dir), triples);
+    assert_int_equal(sh_num("awk -F, '$12 == \"total\" && $15 == \"ok\" { print $3, $16, $2 }' " RUNS " | sort -u | wc -l",
+                            f->dir), triples);
+    assert_int_equal(sh_num("awk -F, '$12 == \"total\" { print $1 }' " RUNS " | sort | uniq -d | wc -l", f->dir), 0);
+    assert_int_equal(sh_num("awk -F, '$15 == \"failed\"' " RUNS " | wc -l", f->dir), 0);
+}
+
+/* A failed run: the campaign ends with status 1; it is not overwritten without --resume; --resume
+ * runs what is missing (the failed run again, and a third run of every pair) and nothing twice. */
+static void test_resume_after_failure(void **state) {
+    REQUIRE_TOOLS();
+    fixture *f = *state;
+    const char *d = f->dir;
+    char args[1024];
+    three_scenes(f, args, sizeof args, "--runs 2 --stages 22,23");
+    SCALING_STATUS(f, "FAKE_FAIL='23-gpu:2'", args, 1);
+    assert_int_equal(sh("grep -q '^  23-gpu on s50 run 2: exit status 1' '%s/err'", d), 0);
+    assert_int_equal(sh_num("awk -F, '$15 == \"failed\"' " RUNS " | wc -l", d), 3);
+    assert_int_equal(sh("cp " RUNS " '%s/before.csv'", d, d), 0);
+    SCALING_STATUS(f, "", args, 2);
+    assert_int_equal(sh("grep -qx 'scaling: error: .*/scaling already holds runs: continue them with --resume, or move the folder away' '%s/err'", d), 0);
+    assert_int_equal(sh("cmp -s " RUNS " '%s/before.csv'", d, d), 0);
+    three_scenes(f, args, sizeof args, "--runs 3 --stages 22,23 --resume");
+    SCALING_STATUS(f, "", args, 0);
+    assert_runs_exact(f, 6 * 3);
+    /* The runs of the first campaign are kept as they were, the new ones numbered after them. */
+    assert_int_equal(sh("grep ',ok,' '%s/before.csv' >'%s/before-ok.csv'", d, d), 0);
+    assert_int_equal(sh_num("grep -cxFf '%s/before-ok.csv' " RUNS, d, d), sh_num("wc -l <'%s/before-ok.csv'", d));
+    assert_int_equal(sh_num("awk -F, 'NR > 1 && $2 == 3 && $1 <= 12' " RUNS " | wc -l", d), 0);
+    assert_int_equal(sh_num("grep -c ',failed,' '%s/results/fake-gpu/scaling/failed-runs.csv'", d), 3);
+    assert_int_equal(sh_num("grep -c '^# verification at 64x64' " VERIFY, d), 2);
+}
+
+/* Ctrl-C during the timing: every finished run is kept whole, the message says how to go on, and
+ * --resume completes the campaign without running anything twice. */
+static void test_resume_after_interrupt(void **state) {
+    REQUIRE_TOOLS();
+    fixture *f = *state;
+    const char *d = f->dir;
+    char cmd[CMD_MAX];
+    snprintf(cmd, sizeof cmd,
+             "cd '%s/repo' && STAGES_DIR='%s' FAKE_SLEEP=1 exec tools/scaling.sh --bin-dir '%s/bin' --out '%s/results' "
+             "--runs 4 --stages 22,23 --scenes scenes/benchmark.scene,%s/s50.scene >'%s/out' 2>'%s/err'",
+             d, f->stages, d, d, d, d, d);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        setpgid(0, 0);
+        /* A signal ignored when a shell starts cannot be trapped (POSIX), and a test run in the
+         * background (nohup, `&` in a script) inherits SIGINT ignored: restore it. */
+        signal(SIGINT, SIG_DFL);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    for (int i = 0; i < 600; i++) { /* until 3 runs are recorded (at most 60 s: CI is loaded) */
+        if (sh_num("awk -F, '$12 == \"total\"' " RUNS " 2>/dev/null | wc -l", d) >= 3) break;
+        nanosleep(&(struct timespec){0, 100000000}, NULL);
+    }
+    kill(-pid, SIGINT);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 130);
+    assert_int_equal(sh("grep -q 'interrupted; every finished run is in .*continue with: .*--resume' '%s/err'", d), 0);
+    long done = sh_num("awk -F, '$12 == \"total\"' " RUNS " | wc -l", d);
+    assert_true(done >= 3 && done < 16);
+    assert_int_equal(sh_num(INCOMPLETE("NR > 1") RUNS, d), 0); /* no half-written run */
+    char args[1024];
+    snprintf(args, sizeof args, "--runs 4 --stages 22,23 --scenes scenes/benchmark.scene,%s/s50.scene --resume", d);
+    SCALING_STATUS(f, "", args, 0);
+    assert_runs_exact(f, 4 * 4);
+}
+
+/* Bad options and values: status 2, one line naming the problem, nothing written. */
+static void test_bad_options(void **state) {
+    REQUIRE_TOOLS();
+    fixture *f = *state;
+    const char *d = f->dir;
+    assert_int_equal(sh("touch '%s/results-file' '%s/a b.scene' && mkdir -p '%s/other' && "
+                        "cp scenes/quick.scene '%s/other/s50.scene'", d, d, d, d), 0);
+    write_manifest(f->stages, "p01-path", "none", "P1. Fake path tracing", "estimator: path");
+    write_manifest(f->stages, "24-unbuilt", "23-gpu", "4. Scenes that grow", NULL);
+    const struct {
+        const char *args, *message;
+    } bad[] = {
+        {"--bogus", "scaling: error: unknown option '--bogus'"},
+        {"--runs", "--runs needs a value"},
+        {"--runs abc", "--runs needs a positive number, got 'abc'"},
+        {"--runs 0", "--runs needs a positive number, got '0'"},
+        {"--runs 99999999999999999999", "--runs 99999999999999999999 is too many"},
+        {"--timeout 1.5", "--timeout needs a positive number, got '1.5'"},
+        {"--stages x", "--stages item 'x' is not N, Nx, N-M, pN, pNx or pN-M"},
+        {"--stages 98", "--stages item '98' names no stage"},
+        {"--stages p1", "--stages: p01-path is a path-tracing stage; the scaling campaign times main-track stages"},
+        {"--stages 24", "no executable in "},
+        {"", "for 24-unbuilt: run make"}, /* the default stages: chapter 4 holds an unbuilt stage */
+        {"--gpus 0,0", "--gpus '0,0' names GPU 0 twice"},
+        {"--gpus 1", "--gpus 1: not every GPU exists"},
+        {"--gpus x", "bad --gpus 'x'"},
+        {"--reference", "--reference writes results/reference: give --out or --reference, not both"},
+        {"--scenes no-such.scene", "--scenes 'no-such.scene': no such file"},
+        {"--scenes scenes", "--scenes 'scenes' is not a regular file"},
+        {"--scenes scenes/benchmark.scene,,scenes/quick.scene", "is not a comma-separated list of scene files"},
+        {"--scenes scenes/benchmark.scene,", "is not a comma-separated list of scene files"},
+        {"--scenes TWICE", "--scenes names two scenes called 's50'"},
+        {"--scenes SPACE", "its name 'a b' must be letters, digits and . _ + - only"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        assert_int_equal(sh("rm -rf '%s/results'", d), 0);
+        char args[1024];
+        if (strcmp(bad[k].args, "--scenes TWICE") == 0)
+            snprintf(args, sizeof args, "--scenes '%s/s50.scene,%s/other/s50.scene'", d, d);
+        else if (strcmp(bad[k].args, "--scenes SPACE") == 0)
+            snprintf(args, sizeof args, "--scenes 'scenes/benchmark.scene,%s/a b.scene'", d);
+        else if (strstr(bad[k].args, "--scenes"))
+            snprintf(args, sizeof args, "%s", bad[k].args);
+        else
+            snprintf(args, sizeof args, "--scenes scenes/benchmark.scene %s", bad[k].args);
+        int status = SCALING(f, "", args);
+        if (status != 2 || sh("test $(wc -l <'%s/err') -eq 1 && grep -q '^scaling: error: ' '%s/err' && grep -qF -- \"%s\" '%s/err'",
+                              d, d, bad[k].message, d) != 0) {
+            sh("sed 's/^/# scaling: /' '%s/err'", d);
+            fail_msg("tools/scaling.sh %s: status %d, expected 2 and one line with '%s'", args, status, bad[k].message);
+        }
+        assert_int_equal(sh("test ! -e '%s/results'", d), 0);
+    }
+    /* --out naming a file. */
+    assert_int_equal(sh("cd '%s/repo' && STAGES_DIR='%s' tools/scaling.sh --bin-dir '%s/bin' --out '%s/results-file' "
+                        "--scenes scenes/benchmark.scene >'%s/out' 2>'%s/err'", d, f->stages, d, d, d, d), 2);
+    assert_int_equal(sh("test $(wc -l <'%s/err') -eq 1 && grep -qF -- \"--out '%s/results-file' exists and is not a folder\" '%s/err'",
+                        d, d, d), 0);
+    /* Through run.sh: its options that do not apply to --scaling, and a bad one it hands over. */
+    const struct {
+        const char *args, *message;
+    } bad_run[] = {
+        {"--scaling --scene scenes/quick.scene", "run.sh: error: --scene does not go with --scaling: its scenes are --scenes LIST"},
+        {"--scaling --pt-scene scenes/pt-quick.scene", "run.sh: error: --pt-scene does not go with --scaling"},
+        {"--scaling --runs 0", "scaling: error: --runs needs a positive number, got '0'"},
+        {"--scenes scenes/benchmark.scene", "run.sh: error: --scenes goes with --scaling"},
+    };
+    for (size_t k = 0; k < sizeof bad_run / sizeof *bad_run; k++) {
+        int status = CAMPAIGN(f, "./run.sh --no-build", "", bad_run[k].args);
+        if (status != 2 || sh("test $(wc -l <'%s/err') -eq 1 && grep -qF -- \"%s\" '%s/err'", d, bad_run[k].message, d) != 0) {
+            sh("sed 's/^/# run.sh: /' '%s/err'", d);
+            fail_msg("./run.sh %s: status %d, expected 2 and one line with '%s'", bad_run[k].args, status, bad_run[k].message);
+        }
+        assert_int_equal(sh("test ! -e '%s/results'", d), 0);
+    }
+    /* --help: the script's, and run.sh's names --scaling. */
+    assert_int_equal(SCALING(f, "", "--help"), 0);
+    assert_int_equal(sh("grep -q '^usage: tools/scaling.sh' '%s/out' && grep -q -- '--scenes LIST' '%s/out' && "
+                        "grep -q 'holds at most' '%s/out'", d, d, d), 0);
+    assert_int_equal(CAMPAIGN(f, "./run.sh", "", "--scaling --help"), 0);
+    assert_int_equal(sh("grep -q '^usage: tools/scaling.sh' '%s/out'", d), 0);
+    assert_int_equal(CAMPAIGN(f, "./run.sh", "", "--help"), 0);
+    assert_int_equal(sh("grep -q -- '--scaling  *the scaling campaign' '%s/out' && grep -q 'tools/scaling.sh --help' '%s/out'", d, d), 0);
+}
+
+/* The default scenes: scenes/benchmark.scene and build/scenes/random-{1k,10k,100k}.scene. Without
+ * them and without a Makefile to make them, one line says how; with the Makefile, `make scenes`
+ * makes them (1,000, 10,000 and 100,000 spheres) and the campaign times them. */
+static void test_default_scenes(void **state) {
+    REQUIRE_TOOLS();
+    fixture *f = *state;
+    const char *d = f->dir;
+    assert_int_equal(SCALING(f, "", "--runs 1 --stages 21"), 2);
+    if (sh("test $(wc -l <'%s/err') -eq 1 && "
+           "grep -q \"^scaling: error: cannot make the scenes (.*): run 'make scenes' (python3 scenes/generate-random.py 999 > "
+           "build/scenes/random-1k.scene, 9999 > build/scenes/random-10k.scene, 99999 > build/scenes/random-100k.scene)\" '%s/err'",
+           d, d) != 0) {
+        sh("sed 's/^/# scaling: /' '%s/err'", d);
+        fail_msg("without the default scenes and a Makefile: want one line saying how to make them");
+    }
+    assert_int_equal(sh("test ! -e '%s/results'", d), 0);
+    assert_int_equal(sh("ln -s '%s/Makefile' '%s/repo/Makefile'", repo, d), 0);
+    SCALING_STATUS(f, "FAKE_MAX_SPHERES='21-persist:1024'", "--runs 1 --stages 21,22", 0);
+    assert_int_equal(sh("grep -q '^scaling: made the missing scenes: make scenes$' '%s/err'", d), 0);
+    assert_int_equal(sh("cd '%s/repo/build/scenes' && test \"$(grep -c '^sphere' random-1k.scene random-10k.scene random-100k.scene "
+                        "| paste -sd' ' -)\" = 'random-1k.scene:1000 random-10k.scene:10000 random-100k.scene:100000'", d), 0);
+    assert_int_equal(sh("awk -F, '$12 == \"total\" { print $3, $16, $9 }' " RUNS " | paste -sd, - | grep -qx "
+                        "'21-persist benchmark 19,21-persist random-1k 1000,22-bvh benchmark 19,22-bvh random-1k 1000,"
+                        "22-bvh random-10k 10000,22-bvh random-100k 100000'", d), 0);
+    assert_int_equal(sh("grep -q '^21-persist random-10k: skipped: .*holds at most 1024' " VERIFY, d), 0);
+}
+
+/* ./run.sh --scaling hands over to tools/scaling.sh; the summary's statistics are those of the
+ * fake's known values. kernel_events = kernel + 0.5 for kernel 100, 200, 600 (runs 1-3): mean 300.5,
+ * median 200.5, sample std sqrt(70000) = 264.575, min 100.5, max 600.5. 22-bvh's build is 1 us per
+ * sphere; its total 22 x 2210 + build + kernel. 21-persist has no build: empty cells. */
+static void test_summary_of_known_values(void **state) {
+    REQUIRE_TOOLS();
+    fixture *f = *state;
+    const char *d = f->dir;
+    char args[1024];
+    snprintf(args, sizeof args, "--scaling --runs 3 --stages 21,22 --scenes scenes/benchmark.scene,%s/s50.scene", d);
+    int status = CAMPAIGN(f, "./run.sh --no-build", "FAKE_KERNEL_SERIES='100 200 600' FAKE_BUILD=22-bvh", args);
+    if (status != 0) sh("grep -v 'runs done' '%s/err' | sed 's/^/# run.sh --scaling: /' | tail -20", d);
+    assert_int_equal(status, 0);
+    const char *csv = "results/fake-gpu/scaling/summary.csv";
+    assert_int_equal(sh("head -n1 '%s/%s' | grep -qx 'stage,scene,spheres,n,kernel_events_mean,kernel_events_median,"
+                        "kernel_events_std,kernel_events_min,kernel_events_max,build_mean,build_median,build_std,build_min,"
+                        "build_max,total_mean,total_median,total_std,total_min,total_max'", d, csv), 0);
+    const char *lines[] = {
+        "21-persist,benchmark,19,3,300.500,200.500,264.575,100.500,600.500,,,,,,46710,46610,264.575,46510,47010",
+        "21-persist,s50,50,3,300.500,200.500,264.575,100.500,600.500,,,,,,46710,46610,264.575,46510,47010",
+        "22-bvh,benchmark,19,3,300.500,200.500,264.575,100.500,600.500,19,19,0,19,19,48939,48839,264.575,48739,49239",
+        "22-bvh,s50,50,3,300.500,200.500,264.575,100.500,600.500,50,50,0,50,50,48970,48870,264.575,48770,49270",
+    };
+    for (size_t k = 0; k < sizeof lines / sizeof *lines; k++) {
+        if (sh("sed -n '%zup' '%s/%s' | grep -qxF '%s'", k + 2, d, csv, lines[k]) != 0) {
+            sh("sed 's/^/# summary.csv: /' '%s/%s'", d, csv);
+            fail_msg("summary.csv line %zu should read %s", k + 2, lines[k]);
+        }
+    }
+    /* summary.md: stages against scenes (median kernel, ms), then every pair in ms. */
+    const char *md = "results/fake-gpu/scaling/summary.md";
+    assert_int_equal(sh("grep -qxF '| stage | benchmark (19) | s50 (50) |' '%s/%s' && grep -qxF '| 22-bvh | 0.20 | 0.20 |' '%s/%s'",
+                        d, md, d, md), 0);
+    assert_int_equal(sh("grep -qF '| 22-bvh | s50 | 50 | 3 | 0.300 | 0.201 | 0.265 | 0.101 | 0.601 | 0.050 | 0.050 | 0.000 | "
+                        "0.050 | 0.050 | 48.970 | 48.870 | 0.265 | 48.770 | 49.270 |' '%s/%s'", d, md), 0);
+    /* The module, on the same runs. */
+    assert_int_equal(sh("cd '%s/tools' && python3 -c \"import summarize as s; "
+                        "x = s.scaling_summarize(s.load_runs('%s/results/fake-gpu/scaling/runs.csv'))[('22-bvh', 's50')]; "
+                        "assert x['spheres'] == 50 and x['n'] == 3 and x['kernel_events']['median'] == 200.5, x\"", repo, d), 0);
+}
+
+/* scaling.png where matplotlib can be imported (skipped otherwise); without matplotlib's pyplot the
+ * summaries are still written and the plot is skipped with a message. */
+static void test_plot(void **state) {
+    REQUIRE_TOOLS();
+    fixture *f = *state;
+    const char *d = f->dir;
+    char args[1024];
+    /* A python3 whose matplotlib has no pyplot (DIR/no-pyplot/ first on PYTHONPATH): as without matplotlib. */
+    assert_int_equal(sh("mkdir -p '%s/no-pyplot/matplotlib' && "
+                        "printf 'def use(*args, **kwargs):\\n    pass\\n' >'%s/no-pyplot/matplotlib/__init__.py'", d, d), 0);
+    char env[256];
+    snprintf(env, sizeof env, "PYTHONPATH='%s/no-pyplot' FAKE_MAX_SPHERES='21-persist:100'", d);
+    three_scenes(f, args, sizeof args, "--runs 2");
+    SCALING_STATUS(f, env, args, 0);
+    assert_int_equal(sh("grep -q '^plot.py: matplotlib not installed, plots skipped' '%s/err' && "
+                        "! grep -q 'plot failed' '%s/err'", d, d), 0);
+    assert_int_equal(sh("test -s '%s/results/fake-gpu/scaling/summary.csv' && test -s '%s/results/fake-gpu/scaling/summary.md' && "
+                        "test ! -e '%s/results/fake-gpu/scaling/scaling.png'", d, d, d), 0);
+    if (sh("python3 -c 'import matplotlib.pyplot' 2>/dev/null") != 0) {
+        print_message("skipped: matplotlib is not installed\n");
+        skip();
+    }
+    assert_int_equal(sh("python3 tools/plot.py --scaling '%s/results/fake-gpu/scaling' 2>'%s/err'", d, d), 0);
+    assert_int_equal(sh("test ! -s '%s/err'", d), 0);
+    assert_int_equal(sh("file '%s/results/fake-gpu/scaling/scaling.png' | grep -q 'PNG image'", d), 0);
+    /* And made by the campaign itself. */
+    assert_int_equal(sh("rm -rf '%s/results'", d), 0);
+    SCALING_STATUS(f, "FAKE_MAX_SPHERES='21-persist:100' FAKE_SPHERE_COST='21-persist:10 22-bvh:2'", args, 0);
+    assert_int_equal(sh("file '%s/results/fake-gpu/scaling/scaling.png' | grep -q 'PNG image'", d), 0);
+    /* A folder without runs.csv: one line, status 2. */
+    assert_int_equal(sh("python3 tools/plot.py --scaling '%s/bin' 2>'%s/err'", d, d), 2);
+    assert_int_equal(sh("test $(wc -l <'%s/err') -eq 1 && grep -q '^plot.py: error: .* holds no runs.csv' '%s/err'", d, d), 0);
+}
+
+/* tools/update_readmes.py on a repository-like root whose results/reference holds a scaling
+ * campaign (tests/fixtures/scaling-runs.csv: 21-persist on benchmark and random-1k, 22-bvh on those
+ * and random-10k, 3 runs each, and a failed run): the stages' <!-- scaling:begin --> blocks, the
+ * <!-- scaling-all:begin --> block, the summaries; then --check names what new data makes stale. */
+static void test_update_readmes_scaling_blocks(void **state) {
+    REQUIRE_TOOLS();
+    fixture *f = *state;
+    const char *d = f->dir;
+    const char *slug = "root/results/reference/nvidia-h100-80gb-hbm3/scaling";
+    assert_int_equal(sh("mkdir -p '%s/root/results/reported' '%s/root/docs' '%s/%s' && cp results/reported/*.csv '%s/root/results/reported/' && "
+                        "cp -R '%s/stages' '%s/root/' && cp tests/fixtures/scaling-runs.csv '%s/%s/runs.csv' && "
+                        "for s in 21-persist 22-bvh 23-gpu; do "
+                        "printf '# '$s'\\n\\n## Scaling campaign\\n\\n<!-- scaling:begin -->\\nold\\n<!-- scaling:end -->\\n\\n## Verdict\\ntail\\n' "
+                        ">'%s/root/stages/'$s/README.md; done && "
+                        "printf '# 20\\n' >'%s/root/stages/20-prev/README.md' && "
+                        "printf '# Results\\n\\n## Scenes that grow\\n\\n<!-- scaling-all:begin -->\\n<!-- scaling-all:end -->\\n\\nend\\n' "
+                        ">'%s/root/docs/results.md'",
+                        d, d, d, slug, d, d, d, d, slug, d, d, d), 0);
+    assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' --check 2>/dev/null", d), 1);
+    assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' 2>'%s/err'", d, d), 0);
+    assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' --check", d), 0);
+    /* 22-bvh: a row per scene, fewest spheres first: medians, min-max, the median of the stage it
+     * builds on (21-persist) and their ratio where it ran the scene, the build's median (ms). */
+    const char *bvh = "root/stages/22-bvh/README.md";
+    const char *rows[] = {
+        "**NVIDIA H100 80GB HBM3** ([raw runs](../../results/reference/nvidia-h100-80gb-hbm3/scaling/runs.csv), "
+        "[every statistic](../../results/reference/nvidia-h100-80gb-hbm3/scaling/summary.md)): the kernel timed by CUDA "
+        "events beside that of the stage it builds on, 21, in the same campaign, and the build of the "
+        "acceleration structure, ms (vs 21: stage 21 time over this stage time):",
+        "| scene | spheres | runs | kernel median | kernel min–max | stage 21 kernel median | vs 21 | build median |",
+        "|---|---|---|---|---|---|---|---|",
+        "| benchmark | 19 | 3 | 5.76 | 5.70–6.02 | 1.47 | 0.26x | 0.02 |",
+        "| random-1k | 1,000 | 3 | 36.80 | 36.70–37.00 | 32.90 | 0.89x | 1.92 |",
+        "| random-10k | 10,000 | 3 | 99.10 | 99.00–99.50 | – | – | 22.39 |",
+    };
+    for (size_t k = 0; k < sizeof rows / sizeof *rows; k++) {
+        if (sh("grep -qxF -- '%s' '%s/%s'", rows[k], d, bvh) != 0) {
+            sh("sed 's/^/# 22-bvh README: /' '%s/%s'", d, bvh);
+            fail_msg("22-bvh's README lacks the line: %s", rows[k]);
+        }
+    }
+    assert_int_equal(sh("grep -c . '%s/%s' | grep -qx 13 && grep -qx tail '%s/%s' && ! grep -qx old '%s/%s'", d, bvh, d, bvh, d, bvh), 0);
+    /* The order of the rows, the heading and the text around the block kept. */
+    assert_int_equal(sh("grep -A1 -xF '| benchmark | 19 | 3 | 5.76 | 5.70–6.02 | 1.47 | 0.26x | 0.02 |' '%s/%s' | tail -n1 | grep -q '^| random-1k '",
+                        d, bvh), 0);
+    assert_int_equal(sh("grep -qxF '## Scaling campaign' '%s/%s' && grep -qxF '## Verdict' '%s/%s'", d, bvh, d, bvh), 0);
+    /* 21-persist: no build. 23-gpu: no data, the command that makes it. A README without markers: untouched. */
+    assert_int_equal(sh("grep -qxF '| random-1k | 1,000 | 3 | 32.90 | 32.80–33.00 | – | – | – |' '%s/root/stages/21-persist/README.md'", d), 0);
+    assert_int_equal(sh("grep -qxF 'No scaling campaign of this stage yet: run `./run.sh --scaling --reference` "
+                        "(`tools/scaling.sh --help`).' '%s/root/stages/23-gpu/README.md'", d), 0);
+    assert_int_equal(sh("test \"$(cat '%s/root/stages/20-prev/README.md')\" = '# 20'", d), 0);
+    /* docs/results.md: stages against scenes, and the plot once there is one. */
+    const char *results = "root/docs/results.md";
+    assert_int_equal(sh("grep -qxF '| stage | benchmark (19) | random-1k (1,000) | random-10k (10,000) |' '%s/%s' && "
+                        "grep -qxF '| 21-persist | 1.47 | 32.90 | – |' '%s/%s' && grep -qxF '| 22-bvh | 5.76 | 36.80 | 99.10 |' '%s/%s' && "
+                        "grep -qx end '%s/%s'", d, results, d, results, d, results, d, results), 0);
+    assert_int_equal(sh("grep -q 'scaling.png' '%s/%s'", d, results), 1);
+    assert_int_equal(sh("grep -q '^stage,scene,spheres,n,' '%s/%s/summary.csv' && grep -q '^22-bvh,random-10k,10000,3,' '%s/%s/summary.csv'",
+                        d, slug, d, slug), 0);
+    assert_int_equal(sh("touch '%s/%s/scaling.png'", d, slug), 0);
+    assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' --check 2>'%s/err'", d, d), 1);
+    assert_int_equal(sh("grep -qx 'stale: docs/results.md' '%s/err' && test $(wc -l <'%s/err') -eq 1", d, d), 0);
+    assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root'", d), 0);
+    assert_int_equal(sh("grep -qxF '![Kernel time against sphere count on NVIDIA H100 80GB HBM3]"
+                        "(../results/reference/nvidia-h100-80gb-hbm3/scaling/scaling.png)' '%s/%s'", d, results), 0);
+    /* New data: the summaries, 22-bvh's README and docs/results.md are stale; 21-persist's is not. */
+    assert_int_equal(sh("sed -i 's/,kernel_events,36800,us,ok,random-1k$/,kernel_events,36900,us,ok,random-1k/' '%s/%s/runs.csv'", d, slug), 0);
+    assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' --check 2>'%s/err'", d, d), 1);
+    assert_int_equal(sh("grep -qx 'stale: stages/22-bvh/README.md' '%s/err' && grep -qx 'stale: docs/results.md' '%s/err' && "
+                        "grep -q 'scaling/summary.csv$' '%s/err' && grep -q 'scaling/summary.md$' '%s/err'", d, d, d, d), 0);
+    assert_int_equal(sh("grep -q '21-persist' '%s/err'", d), 1);
+    assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root'", d), 0);
+    assert_int_equal(sh("grep -qxF '| random-1k | 1,000 | 3 | 36.90 | 36.70–37.00 | 32.90 | 0.89x | 1.92 |' '%s/%s'", d, bvh), 0);
+}
+
+int main(void) {
+    if (!getcwd(repo, sizeof repo)) return 1;
+    char smi[PATH_MAX + 64];
+    snprintf(smi, sizeof smi, "%s/tests/fixtures/fake-nvidia-smi.sh", repo);
+    setenv("RUN_NVIDIA_SMI", smi, 1);
+    unsetenv("RUN_BIN_DIR");
+    unsetenv("STAGES_DIR");
+    const char *tools[] = {"parallel", "python3", "flock", "timeout", "awk", "make"};
+    for (size_t i = 0; i < sizeof tools / sizeof *tools && !missing_tool; i++)
+        if (sh("command -v %s >/dev/null 2>&1", tools[i]) != 0) missing_tool = tools[i];
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_interleaved_runs_and_scene_column, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_refused_scene_skipped, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_resume_after_failure, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_resume_after_interrupt, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bad_options, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_default_scenes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_summary_of_known_values, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_plot, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_update_readmes_scaling_blocks, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
