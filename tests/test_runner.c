@@ -1242,7 +1242,24 @@ static void test_image_and_sanitizer_tools_include_side_stages(void **state) {
                         "SANITIZE_SCENES=scenes/quick.scene tools/sanitize.sh >'%s/out' 2>&1",
                         f->stages, d, d, d, repo, d), 0);
     assert_int_equal(sh("grep -q '^=== 07a-side, memcheck, scenes/quick.scene: clean' '%s'/results/*/sanitizer.txt", d), 0);
-    assert_int_equal(sh("grep -q 'all 3 runs clean' '%s/out'", d), 0);
+    assert_int_equal(sh("grep -q 'all 3 runs clean (0 skipped' '%s/out'", d), 0);
+    /* A stage that refuses a scene for its size is skipped, not failed; any other failure fails. */
+    assert_int_equal(sh("printf '#!/bin/sh\ncase \"$*\" in *07a-side*) echo \"07a-side: error: big.scene: 5000 spheres, "
+                        "but stage 07a-side holds at most 1024 (constant memory)\" >&2; exit 255;; esac\n"
+                        "echo \"========= ERROR SUMMARY: 0 errors\"\n' >'%s/fake-sanitizer'", d), 0);
+    assert_int_equal(sh("rm -rf '%s/results' && STAGES_DIR='%s' BUILD='%s/bin' RESULTS='%s/results' COMPUTE_SANITIZER='%s/fake-sanitizer' "
+                        "NVIDIA_SMI='%s/tests/fixtures/fake-nvidia-smi.sh' SANITIZE_TOOLS=memcheck "
+                        "SANITIZE_SCENES=scenes/quick.scene tools/sanitize.sh >'%s/out' 2>&1",
+                        d, f->stages, d, d, d, repo, d), 0);
+    assert_int_equal(sh("grep -q '^=== 07a-side, memcheck, scenes/quick.scene: skipped (1024 max)' '%s'/results/*/sanitizer.txt && "
+                        "grep -q 'all 2 runs clean (1 skipped' '%s/out'", d, d), 0);
+    assert_int_equal(sh("printf '#!/bin/sh\ncase \"$*\" in *07a-side*) echo \"07a-side: error: cannot open\" >&2; exit 2;; esac\n"
+                        "echo \"========= ERROR SUMMARY: 0 errors\"\n' >'%s/fake-sanitizer'", d), 0);
+    assert_int_equal(sh("rm -rf '%s/results' && STAGES_DIR='%s' BUILD='%s/bin' RESULTS='%s/results' COMPUTE_SANITIZER='%s/fake-sanitizer' "
+                        "NVIDIA_SMI='%s/tests/fixtures/fake-nvidia-smi.sh' SANITIZE_TOOLS=memcheck "
+                        "SANITIZE_SCENES=scenes/quick.scene tools/sanitize.sh >'%s/out' 2>&1",
+                        d, f->stages, d, d, d, repo, d), 1);
+    assert_int_equal(sh("grep -q '^=== 07a-side, memcheck, scenes/quick.scene: failed (exit 2)' '%s'/results/*/sanitizer.txt", d), 0);
 }
 
 /* Every stage the manifests list must have been built: a stage folder without an executable in

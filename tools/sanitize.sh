@@ -105,7 +105,9 @@ trap 'rm -rf "$work"' EXIT
     echo
 } >"$report"
 
-# One run: prints its outcome ("clean", "N errors", "failed (exit S)", "timed out").
+# One run: prints its outcome ("clean", "N errors", "failed (exit S)", "timed out", or "skipped
+# (N max)" for a stage that refuses the scene because it holds fewer spheres: stage 21 and its
+# side stages hold at most 1,024; nothing of the stage ran, so nothing was checked).
 run_one() {
     local stage="$1" tool="$2" scene="$3" log="$4"
     local extra=()
@@ -121,6 +123,8 @@ run_one() {
         echo "timed out"
     elif [[ -n "$errors" && "$errors" -gt 0 ]]; then
         echo "$errors error$([[ "$errors" -eq 1 ]] || echo s)"
+    elif [[ "$status" -ne 0 ]] && grep -q 'holds at most [0-9]' "$log"; then
+        echo "skipped ($(grep -o -m1 'holds at most [0-9]*' "$log" | grep -o '[0-9]*$') max)"
     elif [[ "$status" -ne 0 ]]; then
         echo "failed (exit $status)"
     elif [[ -z "$errors" ]]; then
@@ -131,7 +135,7 @@ run_one() {
 }
 
 declare -A outcome
-bad=0 total=0
+bad=0 total=0 skipped=0
 say "$gpu_name: ${#stages[@]} stages x $(wc -w <<<"$tools") tools x their scenes; report: $report"
 for stage in "${stages[@]}"; do
     for tool in $tools; do
@@ -147,6 +151,9 @@ for stage in "${stages[@]}"; do
                 echo "=== $stage, $tool, $scene: $result ($seconds s)"
                 if [[ "$result" == clean ]]; then
                     grep -E 'SUMMARY' "$log"
+                elif [[ "$result" == skipped* ]]; then
+                    skipped=$((skipped + 1))
+                    grep -m1 'holds at most' "$log"
                 else
                     bad=$((bad + 1))
                     # The sanitizer's findings and the program's error lines (not its timing report).
@@ -160,7 +167,7 @@ done
 
 table="$work/table"
 {
-    echo "Summary ($total runs, $bad not clean):"
+    echo "Summary ($total runs, $bad not clean, $skipped skipped: scenes larger than the stage holds):"
     echo
     # One table per set of scenes (the main track's, the path-tracing track's).
     heading=''
@@ -188,4 +195,4 @@ if [[ "$bad" -gt 0 ]]; then
     say "$bad of $total runs not clean: see $report"
     exit 1
 fi
-say "all $total runs clean: $report"
+say "all $((total - skipped)) runs clean ($skipped skipped: scenes larger than the stage holds): $report"
