@@ -103,47 +103,28 @@ static int write_all(int fd, const unsigned char *data, size_t bytes)
     return 0;
 }
 
-static int write_ppm(int fd, const struct image *image)
-{
-    char header[64];
-    int length = snprintf(header, sizeof header, "P6\n%d %d\n255\n", image->width, image->height);
-    size_t bytes = (size_t)image->width * (size_t)image->height * 3;
-    return write_all(fd, (const unsigned char *)header, (size_t)length) ||
-                   write_all(fd, image->rgb, bytes)
-               ? -1
-               : 0;
-}
-
-/* A PNG is encoded into memory first (png_encode.c, on every core), so that no file is created
- * when that fails and the file is written in one write(); a PPM is its header and the pixels. */
-int image_write(const char *path, const struct image *image, char *error, size_t error_size)
+/* Writes head (head_bytes, may be 0) then body to path through a temporary file beside it,
+ * renamed into place once closed: no partial file is left, and an earlier file of that name is
+ * replaced only by a whole one. 0, or -1 with a one-line message. */
+static int write_whole_file(const char *path, const unsigned char *head, size_t head_bytes,
+                            const unsigned char *body, size_t body_bytes, char *error,
+                            size_t error_size)
 {
     char temporary[4096];
     if (temporary_beside(path, temporary, sizeof temporary)) {
         snprintf(error, error_size, "%.200s...: output path too long", path);
         return -1;
     }
-    unsigned char *png = NULL;
-    size_t png_bytes = 0;
-    if (strcmp(extension_of(path), ".ppm") != 0) {
-        char reason[IMAGE_ERROR_BYTES];
-        struct png_options options = png_default_options();
-        if (png_encode(image, &options, &png, &png_bytes, reason, sizeof reason)) {
-            snprintf(error, error_size, "%s: writing the image failed: %s", path, reason);
-            return -1;
-        }
-    }
     int fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (fd < 0) {
         snprintf(error, error_size, "%s: cannot write the output: %s", path, strerror(errno));
-        free(png);
         return -1;
     }
     /* Past the file-size limit (ulimit -f) the kernel sends SIGXFSZ, whose default ends the
      * process and leaves the temporary file behind; ignored, the write fails with EFBIG instead
      * and the error path below cleans up. */
     void (*previous_xfsz)(int) = signal(SIGXFSZ, SIG_IGN);
-    int failed = png ? write_all(fd, png, png_bytes) : write_ppm(fd, image);
+    int failed = write_all(fd, head, head_bytes) || write_all(fd, body, body_bytes) ? -1 : 0;
     int saved = failed ? errno : 0;
     /* close() can be where a full disk or a network file system reports the failure. */
     if (close(fd) != 0 && !failed) {
@@ -152,7 +133,6 @@ int image_write(const char *path, const struct image *image, char *error, size_t
     }
     if (previous_xfsz != SIG_ERR)
         signal(SIGXFSZ, previous_xfsz);
-    free(png);
     if (!failed && rename(temporary, path) != 0) {
         failed = -1;
         saved = errno;
@@ -167,40 +147,37 @@ int image_write(const char *path, const struct image *image, char *error, size_t
     return 0;
 }
 
+/* A PNG is encoded into memory first (png_encode.c, on every core), so that no file is created
+ * when that fails and the file is written in one write(); a PPM is its header and the pixels. */
+int image_write(const char *path, const struct image *image, char *error, size_t error_size)
+{
+    if (strcmp(extension_of(path), ".ppm") == 0) {
+        char header[64];
+        int length =
+            snprintf(header, sizeof header, "P6\n%d %d\n255\n", image->width, image->height);
+        return write_whole_file(path, (const unsigned char *)header, (size_t)length, image->rgb,
+                                (size_t)image->width * (size_t)image->height * 3, error,
+                                error_size);
+    }
+    unsigned char *png = NULL;
+    size_t png_bytes = 0;
+    char reason[IMAGE_ERROR_BYTES];
+    struct png_options options = png_default_options();
+    if (png_encode(image, &options, &png, &png_bytes, reason, sizeof reason)) {
+        snprintf(error, error_size, "%s: writing the image failed: %s", path, reason);
+        return -1;
+    }
+    int status = write_whole_file(path, NULL, 0, png, png_bytes, error, error_size);
+    free(png);
+    return status;
+}
+
 /* image_write()'s way with a file already encoded in memory (stage 21a's PNG, made while the
  * frame arrived): the same temporary file, one write, close and rename, and the same errors. */
 int image_write_encoded(const char *path, const unsigned char *data, size_t bytes, char *error,
                         size_t error_size)
 {
-    char temporary[4096];
-    if (temporary_beside(path, temporary, sizeof temporary)) {
-        snprintf(error, error_size, "%.200s...: output path too long", path);
-        return -1;
-    }
-    int fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (fd < 0) {
-        snprintf(error, error_size, "%s: cannot write the output: %s", path, strerror(errno));
-        return -1;
-    }
-    void (*previous_xfsz)(int) = signal(SIGXFSZ, SIG_IGN);
-    int failed = write_all(fd, data, bytes);
-    int saved = failed ? errno : 0;
-    if (close(fd) != 0 && !failed) {
-        failed = -1;
-        saved = errno;
-    }
-    if (previous_xfsz != SIG_ERR)
-        signal(SIGXFSZ, previous_xfsz);
-    if (!failed && rename(temporary, path) != 0) {
-        failed = -1;
-        saved = errno;
-    }
-    if (failed) {
-        remove(temporary);
-        snprintf(error, error_size, "%s: writing the image failed: %s", path, strerror(saved));
-        return -1;
-    }
-    return 0;
+    return write_whole_file(path, NULL, 0, data, bytes, error, error_size);
 }
 
 /* The next number of a binary PPM header, after blanks and # comments; -1 if there is none. */
