@@ -217,18 +217,9 @@ out="$(cd "$out" && pwd)"
 dir="$out/$slug/scaling"
 header='order,run,stage,host,gpu,gpu_uuid,width,height,spheres,block,host_memory,metric,value,unit,status,scene'
 mkdir -p "$dir"
-if [[ -s "$dir/runs.csv" && "$(wc -l <"$dir/runs.csv")" -gt 1 ]]; then
-    [[ "$resume" -eq 1 ]] || die "$dir already holds runs: continue them with --resume, or move the folder away"
-    # Failed runs are run again: their rows move to failed-runs.csv, so runs.csv keeps one per run.
-    [[ -f "$dir/failed-runs.csv" ]] || echo "$header" >"$dir/failed-runs.csv"
-    awk -F',' 'NR > 1 && $15 == "failed"' "$dir/runs.csv" >>"$dir/failed-runs.csv"
-    awk -F',' 'NR == 1 || $15 != "failed"' "$dir/runs.csv" >"$dir/runs.csv.new"
-    mv "$dir/runs.csv.new" "$dir/runs.csv"
-else
-    echo "$header" >"$dir/runs.csv"
-fi
-offset="$(awk -F',' '$1 ~ /^[0-9]+$/ && $1 > m { m = $1 } END { print m + 0 }' "$dir"/*runs.csv)"
-rm -rf "$dir"/.tmp.* "$dir/.progress"
+# A new runs.csv, or with --resume the one there, its failed runs set apart to be run again.
+offset="$("$repo/tools/open-runs.sh" "$dir" "$header" "$resume" 2>"$tmp/open-runs.err")" \
+    || die "$(cat "$tmp/open-runs.err")"
 { "$repo/tools/env-info.sh" "$tmp/gpus" "$command_line" "$resume"
   for i in "${!scene_files[@]}"; do
       echo "scene: ${scene_names[i]} = ${scene_files[i]} ($(grep -c '^sphere' "${scene_files[i]}" || true) spheres)"
