@@ -40,32 +40,7 @@ typedef struct {
     char stages[96];  /* its folder of stage folders, DIR/stages: the STAGES_DIR of its runs */
 } fixture;
 
-/* Runs a shell command built like printf from the repository root; returns its exit status. */
-static int sh(const char *fmt, ...) {
-    char cmd[CMD_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    int status = system(cmd);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-/* The number a shell command prints (-1 when it prints none). */
-static long sh_num(const char *fmt, ...) {
-    char cmd[CMD_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    FILE *p = popen(cmd, "r");
-    long value = -1;
-    if (p) {
-        if (fscanf(p, "%ld", &value) != 1) value = -1;
-        pclose(p);
-    }
-    return value;
-}
+#include "shell_commands.h"
 
 /* Writes STAGES/NAME/manifest (STAGES: a folder of stage folders, as STAGES_DIR names one), in
  * place of one that is there: the lines every stage needs (lesson, builds-on BUILDS_ON, chapter),

@@ -42,32 +42,7 @@ typedef struct {
     char stages[96]; /* DIR/stages: the STAGES_DIR of its campaigns */
 } fixture;
 
-/* Runs a shell command built like printf from the repository root; returns its exit status. */
-static int sh(const char *fmt, ...) {
-    char cmd[CMD_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    int status = system(cmd);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-/* The number a shell command prints (-1 when it prints none). */
-static long sh_num(const char *fmt, ...) {
-    char cmd[CMD_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    FILE *p = popen(cmd, "r");
-    long value = -1;
-    if (p) {
-        if (fscanf(p, "%ld", &value) != 1) value = -1;
-        pclose(p);
-    }
-    return value;
-}
+#include "shell_commands.h"
 
 /* STAGES/NAME/manifest: lesson, builds-on, chapter, then EXTRA lines (or NULL). */
 static void write_manifest(const char *stages, const char *name, const char *builds_on, const char *chapter,
