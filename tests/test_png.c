@@ -23,46 +23,9 @@
 
 /* ---- Images ---- */
 
-/* What the stages render, roughly: a flat sky, a floor shaded from row to row, shaded discs,
- * and (with noise set) a band of noise that does not compress, for stored blocks. */
-static void benchmark_like(struct image *image, int width, int height, int noise)
-{
-    assert_int_equal(image_alloc(image, width, height), 0);
-    unsigned int state = 12345u + (unsigned)width * 31u + (unsigned)height;
-    int discs = 7;
-    for (int y = 0; y < height; ++y)
-        for (int x = 0; x < width; ++x) {
-            unsigned char *p = image->rgb + ((size_t)y * width + x) * 3;
-            if (y < height / 2) {
-                p[0] = 94, p[1] = 156, p[2] = 255;
-            } else {
-                int shade = 20 + 60 * (y - height / 2) / (height / 2 + 1);
-                p[0] = (unsigned char)shade, p[1] = (unsigned char)(shade + 5),
-                p[2] = (unsigned char)(shade + 15 + x * 8 / width);
-            }
-            for (int d = 0; d < discs; ++d) {
-                double cx = width * (d + 0.5) / discs, cy = height * 0.45;
-                double r = width / (2.5 * discs) + 1;
-                double dx = (x - cx) / r, dy = (y - cy) / r, q = dx * dx + dy * dy;
-                if (q < 1) {
-                    double light = 1 - q;
-                    p[0] = (unsigned char)(40 + 200 * light * (d % 3 == 0));
-                    p[1] = (unsigned char)(40 + 200 * light * (d % 3 == 1));
-                    p[2] = (unsigned char)(40 + 200 * light * (d % 3 == 2));
-                }
-            }
-            if (noise && y >= height * 8 / 10 && y < height * 8 / 10 + height / 50 + 1)
-                for (int c = 0; c < 3; ++c) {
-                    state = state * 1103515245u + 12345u;
-                    p[c] = (unsigned char)(state >> 24);
-                }
-        }
-}
-
 /* ---- Encoding in memory, checked ---- */
 
-/* Encodes with options and checks everything about the result, with decoders of its own and
- * stb_image's. */
+/* Encodes with options and checks everything about the result (check_png). */
 static void check_encoding(const struct image *image, struct png_options options)
 {
     unsigned char *png;
@@ -70,54 +33,8 @@ static void check_encoding(const struct image *image, struct png_options options
     char error[IMAGE_ERROR_BYTES];
     if (png_encode(image, &options, &png, &png_bytes, error, sizeof error))
         fail_msg("%dx%d: png_encode failed: %s", image->width, image->height, error);
-    size_t stream_bytes;
-    unsigned char *stream = idat_stream(png, png_bytes, image->width, image->height,
-                                        options.idat_bytes ? options.idat_bytes : PNG_IDAT_BYTES,
-                                        &stream_bytes);
-    /* zlib (RFC 1950): deflate, a window of at most 32 KiB, no preset dictionary, check bits. */
-    assert_true(stream_bytes >= 2 + 4);
-    assert_int_equal(stream[0] & 0x0f, 8);
-    assert_true((stream[0] >> 4) <= 7);
-    assert_int_equal(stream[1] & 0x20, 0);
-    assert_int_equal((stream[0] * 256 + stream[1]) % 31, 0);
-
-    int inflated_bytes = 0;
-    unsigned char *inflated =
-        (unsigned char *)stbi_zlib_decode_malloc((const char *)stream, (int)stream_bytes, &inflated_bytes);
-    if (!inflated)
-        fail_msg("%dx%d: stb_image cannot inflate the stream: %s", image->width, image->height,
-                 stbi_failure_reason());
-    size_t row_bytes = (size_t)image->width * 3;
-    assert_int_equal(inflated_bytes, (size_t)image->height * (row_bytes + 1));
-    /* stb_image does not check the Adler-32: this does. */
-    assert_int_equal(naive_adler32(1, inflated, (size_t)inflated_bytes),
-                     get_u32(stream + stream_bytes - 4));
-    for (int y = 0; y < image->height; ++y) {
-        int type = inflated[(size_t)y * (row_bytes + 1)];
-        if (options.filter == PNG_FILTER_ADAPTIVE)
-            assert_in_range(type, 0, 4);
-        else if (y > 0 || (options.filter != PNG_FILTER_UP && options.filter != PNG_FILTER_PAETH))
-            assert_int_equal(type, options.filter);
-        else /* against the zero row above the first, Up is written as None and Paeth as Sub */
-            assert_int_equal(type, options.filter == PNG_FILTER_UP ? 0 : 1);
-    }
-    unsigned char *pixels = malloc(row_bytes * image->height);
-    assert_non_null(pixels);
-    unfilter(inflated, image->width, image->height, pixels);
-    assert_same_pixels(pixels, image, "the test's own unfiltering");
-    free(pixels);
-
-    int width, height, channels;
-    pixels = stbi_load_from_memory(png, (int)png_bytes, &width, &height, &channels, 3);
-    if (!pixels)
-        fail_msg("%dx%d: stb_image cannot decode: %s", image->width, image->height, stbi_failure_reason());
-    assert_int_equal(width, image->width);
-    assert_int_equal(height, image->height);
-    assert_int_equal(channels, 3);
-    assert_same_pixels(pixels, image, "stb_image");
-    stbi_image_free(pixels);
-    free(inflated);
-    free(stream);
+    check_png(png, png_bytes, image, options.idat_bytes ? options.idat_bytes : PNG_IDAT_BYTES,
+              options.filter);
     free(png);
 }
 

@@ -16,73 +16,7 @@
 
 #include "png_checks.h"
 
-/* Everything about a PNG in memory: structure, zlib header, Adler-32, the pixels by the test's
- * own unfiltering and by stb_image. */
-static void check_png(const unsigned char *png, size_t png_bytes, const struct image *image,
-                      size_t idat_limit)
-{
-    size_t stream_bytes;
-    unsigned char *stream =
-        idat_stream(png, png_bytes, image->width, image->height, idat_limit, &stream_bytes);
-    assert_true(stream_bytes >= 2 + 4);
-    assert_int_equal(stream[0] & 0x0f, 8);
-    assert_int_equal((stream[0] * 256 + stream[1]) % 31, 0);
-    int inflated_bytes = 0;
-    unsigned char *inflated = (unsigned char *)stbi_zlib_decode_malloc(
-        (const char *)stream, (int)stream_bytes, &inflated_bytes);
-    if (!inflated)
-        fail_msg("%dx%d: stb_image cannot inflate the stream: %s", image->width, image->height,
-                 stbi_failure_reason());
-    size_t row_bytes = (size_t)image->width * 3;
-    assert_int_equal(inflated_bytes, (size_t)image->height * (row_bytes + 1));
-    assert_int_equal(naive_adler32(1, inflated, (size_t)inflated_bytes),
-                     get_u32(stream + stream_bytes - 4));
-    unsigned char *pixels = malloc(row_bytes * image->height);
-    assert_non_null(pixels);
-    unfilter(inflated, image->width, image->height, pixels);
-    assert_same_pixels(pixels, image, "the test's own unfiltering");
-    free(pixels);
-    int width, height, channels;
-    pixels = stbi_load_from_memory(png, (int)png_bytes, &width, &height, &channels, 3);
-    if (!pixels)
-        fail_msg("%dx%d: stb_image cannot decode: %s", image->width, image->height,
-                 stbi_failure_reason());
-    assert_int_equal(width, image->width);
-    assert_int_equal(height, image->height);
-    assert_same_pixels(pixels, image, "stb_image");
-    stbi_image_free(pixels);
-    free(inflated);
-    free(stream);
-}
-
 /* ---- Images, and rows that arrive in bands ---- */
-
-/* A sky, a floor shaded from row to row, discs, and a stripe of noise (stored blocks). */
-static void benchmark_like(struct image *image, int width, int height)
-{
-    assert_int_equal(image_alloc(image, width, height), 0);
-    unsigned int state = 777u + (unsigned)width * 31u + (unsigned)height;
-    for (int y = 0; y < height; ++y)
-        for (int x = 0; x < width; ++x) {
-            unsigned char *p = image->rgb + ((size_t)y * width + x) * 3;
-            if (y < height / 2) {
-                p[0] = 94, p[1] = 156, p[2] = 255;
-            } else {
-                int shade = 20 + 60 * (y - height / 2) / (height / 2 + 1);
-                p[0] = (unsigned char)shade, p[1] = (unsigned char)(shade + 5),
-                p[2] = (unsigned char)(shade + 15 + x * 8 / width);
-            }
-            double cx = width * 0.5, cy = height * 0.45, r = width / 5.0 + 1;
-            double dx = (x - cx) / r, dy = (y - cy) / r;
-            if (dx * dx + dy * dy < 1)
-                p[0] = 230, p[1] = (unsigned char)(40 + y % 200), p[2] = 40;
-            if (y >= height * 8 / 10 && y < height * 8 / 10 + height / 50 + 1)
-                for (int c = 0; c < 3; ++c) {
-                    state = state * 1103515245u + 12345u;
-                    p[c] = (unsigned char)(state >> 24);
-                }
-        }
-}
 
 /* The frame buffer the rows arrive in, full of other bytes until then. */
 struct arrival {
@@ -139,7 +73,8 @@ static int check_streamed(const struct image *image, int band_rows, struct png_o
     size_t png_bytes;
     if (png_stream_finish(a.stream, &png, &png_bytes, error, sizeof error))
         fail_msg("%dx%d: png_stream_finish: %s", image->width, image->height, error);
-    check_png(png, png_bytes, image, options.idat_bytes ? options.idat_bytes : PNG_IDAT_BYTES);
+    check_png(png, png_bytes, image, options.idat_bytes ? options.idat_bytes : PNG_IDAT_BYTES,
+              options.filter);
     free(png);
     image_free(&a.frame);
     return chunks;
@@ -193,7 +128,7 @@ static void small_and_odd_sizes_decode_exactly(void **state)
     static const int threads[] = {1, 2, 0};
     for (size_t c = 0; c < sizeof cases / sizeof *cases; ++c) {
         struct image image;
-        benchmark_like(&image, cases[c][0], cases[c][1]);
+        benchmark_like(&image, cases[c][0], cases[c][1], 1);
         for (size_t f = 0; f < sizeof filters / sizeof *filters; ++f)
             for (size_t t = 0; t < sizeof threads / sizeof *threads; ++t) {
                 struct png_options options = {threads[t], filters[f], 0};
@@ -211,7 +146,7 @@ static void rows_are_read_only_once_announced(void **state)
 {
     (void)state;
     struct image image;
-    benchmark_like(&image, 4096, 1000);
+    benchmark_like(&image, 4096, 1000, 1);
     struct png_options options = {4, PNG_FILTER_UP, 0};
     int chunks = check_streamed(&image, 256, options, 1, 3000);
     print_message("# 4096x1000 in bands of 256 rows on 4 threads: %d chunks\n", chunks);
@@ -227,7 +162,7 @@ static void an_8192x8192_frame_in_16_bands(void **state)
 {
     (void)state;
     struct image image;
-    benchmark_like(&image, 8192, 8192);
+    benchmark_like(&image, 8192, 8192, 1);
     int chunks = check_streamed(&image, 512, png_default_options(), 1, 200);
     print_message("# 8192x8192 in 16 bands: %d chunks\n", chunks);
     image_free(&image);
@@ -239,7 +174,7 @@ static void files_are_written_whole(void **state)
 {
     (void)state;
     struct image image;
-    benchmark_like(&image, 333, 222);
+    benchmark_like(&image, 333, 222, 1);
     char error[IMAGE_ERROR_BYTES];
     struct png_options options = png_default_options();
     struct png_stream *stream = png_stream_start(&image, 14, &options, error, sizeof error);
