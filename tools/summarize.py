@@ -517,9 +517,15 @@ def write_summary(folder, check=False, stages_dir=None):
     """Writes (or with check=True only compares) summary.csv and summary.md; returns stale files."""
     rows = load_runs(os.path.join(folder, "runs.csv"))
     summary = summarize(rows)
+    return write_if_changed(folder, check, (("summary.csv", summary_csv(summary)),
+                                            ("summary.md", summary_md(summary, rows, stages_dir))))
+
+
+def write_if_changed(folder, check, files):
+    """Writes each (name, text) of FILES into FOLDER where it differs (with check=True writes
+    nothing); returns the paths that differed."""
     stale = []
-    for name, text in (("summary.csv", summary_csv(summary)),
-                       ("summary.md", summary_md(summary, rows, stages_dir))):
+    for name, text in files:
         path = os.path.join(folder, name)
         old = open(path, encoding="utf-8").read() if os.path.exists(path) else None
         if old != text:
@@ -636,16 +642,9 @@ def write_scaling_summary(folder, check=False, stages_dir=None):
     campaign (FOLDER/runs.csv); returns the stale files."""
     rows = load_runs(os.path.join(folder, "runs.csv"))
     summary = scaling_summarize(rows)
-    stale = []
-    for name, text in (("summary.csv", scaling_summary_csv(summary, stages_dir)),
-                       ("summary.md", scaling_summary_md(summary, rows, stages_dir))):
-        path = os.path.join(folder, name)
-        old = open(path, encoding="utf-8").read() if os.path.exists(path) else None
-        if old != text:
-            stale.append(path)
-            if not check:
-                write_text(path, text)
-    return stale
+    return write_if_changed(folder, check,
+                            (("summary.csv", scaling_summary_csv(summary, stages_dir)),
+                             ("summary.md", scaling_summary_md(summary, rows, stages_dir))))
 
 
 def is_scaling_folder(folder):
