@@ -48,7 +48,10 @@ executable in the build folder. A timed run of stage S gets, after --scene FILE 
 track's scene), the words of its manifest's campaign-args (e.g. --frames 20); verification runs
 do not. Verification allows the percentage of differing pixels its manifest's
 max-differing-percent gives (0 but for 12a-fused-multiply-add, which changes the arithmetic on
-purpose).
+purpose). A stage whose manifest has campaign-image (e.g. png: stages 21, 21a and 26) is
+timed twice in each run, interleaved: as above, and writing its image (--output FRAME.png in
+the run's temporary folder); the rows of the second say png in runs.csv's image column, and
+every run's rows carry the process's wall time (metric process_wall).
 environment: RUN_SSH (ssh command for --hosts), RUN_NVIDIA_SMI (nvidia-smi command),
   STB_INCLUDE_DIR (folder of stb_image_write.h), RUN_REMOTE_DIR (remote work folder),
   STAGES_DIR (the folder of stage folders; default stages).
@@ -158,11 +161,11 @@ mapfile -t stages <<<"$listed"
 [[ -n "${stages[0]:-}" ]] || die "no stage folders with a manifest in $STAGES_DIR"
 # Each stage's manifest fields, read once: track, campaign scene, estimator, tolerance.
 manifest_table="$(STAGES_PROGRAM=stages "$repo/tools/stages" table 2>&1)" || die "${manifest_table#stages: }"
-declare -A track_of=() estimator_of=() tolerance_of=()
-while read -r name track estimator tolerance; do
-    track_of[$name]="$track" estimator_of[$name]="$estimator" tolerance_of[$name]="$tolerance"
+declare -A track_of=() estimator_of=() tolerance_of=() images_of=()
+while read -r name track estimator tolerance images; do
+    track_of[$name]="$track" estimator_of[$name]="$estimator" tolerance_of[$name]="$tolerance" images_of[$name]="$images"
 done < <(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) column[$i] = i; next }
-    { e = $column["estimator"]; print $column["stage"], $column["track"], (e == "" ? "-" : e), $column["max-differing-percent"] }' \
+    { e = $column["estimator"]; print $column["stage"], $column["track"], (e == "" ? "-" : e), $column["max-differing-percent"], $column["campaign-image"] }' \
     <<<"$manifest_table")
 is_pt_stage() { [[ "${track_of[$1]:-}" == pt ]]; }
 [[ "$out" == /* ]] || out="$repo/$out"
@@ -246,10 +249,11 @@ check_executables
 mkdir -p "$out" || die "cannot create --out '$out'"
 out="$(cd "$out" && pwd)"
 dir="$out/$slug"
-header='order,run,stage,host,gpu,gpu_uuid,width,height,spheres,block,host_memory,metric,value,unit,status'
+# image: the format of the image the run wrote (a manifest's campaign-image), empty for none.
+header='order,run,stage,host,gpu,gpu_uuid,width,height,spheres,block,host_memory,metric,value,unit,status,image'
 mkdir -p "$dir"
 # A new runs.csv, or with --resume the one there, its failed runs set apart to be run again.
-offset="$("$repo/tools/open-runs.sh" "$dir" "$header" "$resume" 2>"$tmp/open-runs.err")" \
+offset="$("$repo/tools/open-runs.sh" "$dir" "$header" "$resume" "${header%,image}" 2>"$tmp/open-runs.err")" \
     || die "$(cat "$tmp/open-runs.err")"
 "$repo/tools/env-info.sh" "$tmp/gpus" "$command_line" "$resume" >>"$dir/env.txt"
 cp "$bin_dir"/*.resources.txt "$dir/" 2>/dev/null || true
@@ -314,14 +318,19 @@ if [[ "$verify" -eq 1 ]]; then
 fi
 
 # --- timing ------------------------------------------------------------------------------
-awk -F',' 'NR > 1 && $15 == "ok" { print $3 " " $2 }' "$dir/runs.csv" | sort -u >"$tmp/done"
+# A job is a run of a stage in one configuration: without an image ('-'), and once more writing
+# each format of its manifest's campaign-image, interleaved with the others.
+awk -F',' 'NR > 1 && $15 == "ok" { print $3 " " ($16 == "" ? "-" : $16) " " $2 }' "$dir/runs.csv" | sort -u >"$tmp/done"
 : >"$tmp/jobs"
-order="$offset"
+order="$offset" timed=0
+for stage in "${stages[@]}"; do timed=$((timed + 1 + $(wc -w <<<"${images_of[$stage]:-}"))); done
 for ((run = 1; run <= runs; run++)); do
     for stage in "${stages[@]}"; do
-        grep -qxF "$stage $run" "$tmp/done" && continue
-        order=$((order + 1))
-        echo "$order $run $stage" >>"$tmp/jobs"
+        for image in - ${images_of[$stage]:-}; do
+            grep -qxF "$stage $image $run" "$tmp/done" && continue
+            order=$((order + 1))
+            echo "$order $run $stage $image" >>"$tmp/jobs"
+        done
     done
 done
 export RUN_DIR="$dir" RUN_BIN_DIR="$bin_dir" RUN_SCENE="$scene" RUN_PT_SCENE="$pt_scene" RUN_TIMEOUT="$timeout_s" \
@@ -330,9 +339,11 @@ export RUN_DIR="$dir" RUN_BIN_DIR="$bin_dir" RUN_SCENE="$scene" RUN_PT_SCENE="$p
 interrupted=0
 trap 'interrupted=1' INT TERM
 if [[ "$RUN_TOTAL" -gt 0 ]]; then
-    echo "run.sh: timing ${#stages[@]} stage(s) x $runs runs ($RUN_TOTAL to do) on $ngpus x $gpu_name into $dir" >&2
+    configurations="$timed stage configuration(s)"
+    [[ "$timed" -ne ${#stages[@]} ]] || configurations="${#stages[@]} stage(s)"
+    echo "run.sh: timing $configurations x $runs runs ($RUN_TOTAL to do) on $ngpus x $gpu_name into $dir" >&2
     parallel --will-cite -j "$ngpus" --joblog "+$dir/joblog.txt" --colsep ' ' \
-        "$repo/tools/run-one.sh" '{%}' '{1}' '{2}' '{3}' <"$tmp/jobs" || true
+        RUN_IMAGE='{4}' "$repo/tools/run-one.sh" '{%}' '{1}' '{2}' '{3}' <"$tmp/jobs" || true
 fi
 trap - INT TERM
 rm -rf "$dir"/.tmp.* "$dir/.progress" "$dir/.lock"
@@ -341,7 +352,8 @@ rm -rf "$dir"/.tmp.* "$dir/.progress" "$dir/.lock"
 plot_reports "$dir" "$out"
 update_reports "$out"
 status=0
-failed_runs="$(awk -F',' -v o="$offset" 'NR > 1 && $15 == "failed" && $1 > o { printf "  %s run %s: %s\n", $3, $2, $13 }' "$dir/runs.csv")"
+failed_runs="$(awk -F',' -v o="$offset" 'NR > 1 && $15 == "failed" && $1 > o {
+    printf "  %s%s run %s: %s\n", $3, ($16 == "" ? "" : " (" $16 ")"), $2, $13 }' "$dir/runs.csv")"
 if [[ -n "$failed_runs" ]]; then
     echo "run.sh: these runs failed (logs in $dir/logs/):" >&2; echo "$failed_runs" >&2; status=1
 fi

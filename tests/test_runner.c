@@ -339,10 +339,10 @@ static void test_hosts_gather_results(void **state) {
     assert_int_equal(sh("grep -q 'Fake hostB GPU' '%s/results/README.md'", f->dir), 0);
 }
 
-/* awk printing how many (stage, run) pairs among the rows matching COND lack the 17 rows of a
- * complete run (the fake stage's metrics, no --output). */
+/* awk printing how many (stage, run) pairs among the rows matching COND lack the 18 rows of a
+ * complete run (the fake stage's 17 metrics and the process's wall time, no --output). */
 #define INCOMPLETE(cond) \
-    "awk -F, '" cond " { n[$3 \" \" $2]++ } END { bad = 0; for (k in n) if (n[k] != 17) bad++; print bad }' "
+    "awk -F, '" cond " { n[$3 \" \" $2]++ } END { bad = 0; for (k in n) if (n[k] != 18) bad++; print bad }' "
 
 /* Every (stage, run) pair has exactly one complete ok run. */
 static void assert_runs_exact(const fixture *f, long pairs) {
@@ -366,7 +366,7 @@ static void test_resume_after_failure(void **state) {
     assert_int_equal(RUN(f, "", "--runs 3"), 2); /* refuses to overwrite without --resume */
     assert_int_equal(RUN(f, "", "--runs 4 --resume"), 0);
     assert_runs_exact(f, 8);
-    assert_int_equal(sh_num("grep -c ',failed$' '%s/results/fake-gpu/failed-runs.csv'", f->dir), 1);
+    assert_int_equal(sh_num("awk -F, '$15 == \"failed\"' '%s/results/fake-gpu/failed-runs.csv' | wc -l", f->dir), 1);
 }
 
 static void test_resume_after_interrupt(void **state) {
@@ -480,7 +480,7 @@ static void test_update_readmes_check(void **state) {
     /* The campaign's README lists root's GPU folders only: no reference GPUs beside them. */
     assert_int_equal(sh("grep -q '(reference)' '%s/root/results/reference/README.md'", d), 1);
     /* New data: every generated file is now stale and --check names them. */
-    assert_int_equal(sh("sed -i 's/,kernel,100,us,ok$/,kernel,500,us,ok/' '%s/root/results/reference/fake-gpu/runs.csv'", d), 0);
+    assert_int_equal(sh("sed -i 's/,kernel,100,us,ok,$/,kernel,500,us,ok,/' '%s/root/results/reference/fake-gpu/runs.csv'", d), 0);
     assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' --check 2>'%s/err'", d, d), 1);
     assert_int_equal(sh("grep -q 'stale: README.md' '%s/err' && grep -q 'stages/01-base/README.md' '%s/err' && "
                         "grep -q 'summary.csv' '%s/err'", d, d, d), 0);
@@ -584,6 +584,60 @@ static void test_campaign_args(void **state) {
     assert_int_equal(sh_num("awk -F, '$3 == \"01-base\" && ($12 == \"frames\" || $12 == \"steady_frame\")' " RUNS
                             " | wc -l", f->dir), 0);
     assert_runs_exact_metrics_ok(f);
+}
+
+/* A stage whose manifest has campaign-image is timed twice in every run, interleaved: as its
+ * campaign-args say, and writing its image. The rows say which (runs.csv's image column), the
+ * summaries keep the two apart, and every run has its process's wall time. */
+static void test_campaign_image(void **state) {
+    REQUIRE_TOOLS();
+    fixture *f = *state;
+    write_manifest(f->stages, "02-static", "01-base", "options: --frames\ncampaign-args: --frames 3\ncampaign-image: png");
+    char env[PATH_MAX];
+    snprintf(env, sizeof env, "FAKE_ARGS_LOG='%s/args'", f->dir);
+    RUN_OK(f, env, "--runs 2");
+    assert_int_equal(sh("head -n 1 " RUNS " | grep -q ',status,image$'", f->dir), 0);
+    /* Three configurations x 2 runs, each run complete, the image one with its file and phase. */
+    assert_int_equal(sh_num("awk -F, '$12 == \"total\" && $15 == \"ok\" { print $3, $16 }' " RUNS
+                            " | sort | uniq -c | awk '{ print $2 \":\" $3 \":\" $1 }' | paste -sd' ' - | "
+                            "grep -cx '01-base::2 02-static::2 02-static:png:2'", f->dir), 1);
+    assert_int_equal(sh_num("grep -c '^02-static --scene scenes/benchmark.scene --csv --frames 3 --output [^ ]*/frame.png$' '%s/args'",
+                            f->dir), 2);
+    assert_int_equal(sh_num("awk -F, '$12 == \"image_write\" && $16 == \"png\" && $13 == 6000' " RUNS " | wc -l", f->dir), 2);
+    assert_int_equal(sh_num("awk -F, '$12 == \"image_write\" && $16 == \"\"' " RUNS " | wc -l", f->dir), 0);
+    assert_int_equal(sh_num("awk -F, '$12 == \"process_wall\" && $14 == \"us\" && $13 > 0' " RUNS " | wc -l", f->dir), 6);
+    /* Run by run, the two configurations alternate (order 1: 01-base, 2: 02-static, 3: png). */
+    assert_int_equal(sh("awk -F, '$12 == \"total\" { print $1, $2, $3, $16 }' " RUNS " | sort -n | paste -sd'|' - | "
+                        "grep -qx '1 1 01-base |2 1 02-static |3 1 02-static png|4 2 01-base |5 2 02-static |6 2 02-static png'",
+                        f->dir), 0);
+    /* The stage's own statistics are those of the runs without an image; the others apart. */
+    assert_int_equal(sh("grep -q '^02-static,total,us,2,' '%s/results/fake-gpu/summary.csv'", f->dir), 0);
+    assert_int_equal(sh("grep -q '^02-static,image_write,' '%s/results/fake-gpu/summary.csv'", f->dir), 1);
+    assert_int_equal(sh("grep -qx '02-static --output frame.png,image_write,us,2,6000,6000,0,6000,6000' "
+                        "'%s/results/fake-gpu/summary.csv'", f->dir), 0);
+    assert_int_equal(sh("grep -q '^## Writing the image' '%s/results/fake-gpu/summary.md' && "
+                        "grep -q '^| 02-static | png | 2 | 6.0 | ' '%s/results/fake-gpu/summary.md'", f->dir, f->dir), 0);
+    /* A run that writes no image fails, with its configuration named. */
+    assert_int_equal(sh("rm -rf '%s/results'", f->dir), 0);
+    assert_int_equal(RUN(f, "FAKE_NO_IMAGE=02-static", "--runs 1 --no-verify"), 1);
+    assert_int_equal(sh("grep -q '02-static (png) run 1: no png image written' '%s/err'", f->dir), 0);
+    assert_int_equal(sh_num("awk -F, '$15 == \"ok\" && $12 == \"total\"' " RUNS " | wc -l", f->dir), 2);
+    /* --resume runs it again; a runs.csv of the columns before the image column is continued
+     * under the new header, its rows unchanged. */
+    assert_int_equal(RUN(f, "", "--runs 1 --resume"), 0);
+    assert_int_equal(sh_num("awk -F, '$15 == \"ok\" && $12 == \"total\"' " RUNS " | wc -l", f->dir), 3);
+    assert_int_equal(sh("f=" RUNS " && sed -i '1s/,image$//' \"$f\" && awk -F, 'NR > 1 && $16 == \"\"' \"$f\" | "
+                        "cut -d, -f1-15 >\"$f.old-rows\" && awk -F, 'NR == 1 || $16 == \"\"' \"$f\" | cut -d, -f1-15 >\"$f.new\" && "
+                        "mv \"$f.new\" \"$f\"", f->dir), 0);
+    assert_int_equal(RUN(f, "", "--runs 2 --resume"), 0);
+    assert_int_equal(sh("head -n 1 " RUNS " | grep -q ',status,image$'", f->dir), 0);
+    assert_int_equal(sh("f=" RUNS " && grep -qxFf \"$f.old-rows\" \"$f\" && "
+                        "test \"$(grep -cxFf \"$f.old-rows\" \"$f\")\" -eq \"$(wc -l <\"$f.old-rows\")\"", f->dir), 0);
+    assert_int_equal(sh_num("awk -F, '$15 == \"ok\" && $12 == \"total\"' " RUNS " | wc -l", f->dir), 6);
+    /* Another kind of campaign's runs.csv (a sweep's, a scaling campaign's) is not continued. */
+    assert_int_equal(sh("sed -i '1s/,image$/,scene/' " RUNS, f->dir), 0);
+    assert_int_equal(RUN(f, "", "--runs 3 --resume"), 2);
+    assert_int_equal(sh("grep -q 'has the columns of another kind of campaign' '%s/err'", f->dir), 0);
 }
 
 /* A repository-like root in DIR/root for update_readmes.py --root: the study's numbers
@@ -1369,9 +1423,14 @@ static void test_default_output_leaves_tracked_files_unchanged(void **state) {
                     "--runs 1 >'%s/out' 2>'%s/err'", d, d, d, d);
     if (status != 0) sh("grep -v 'runs done' '%s/err' | sed 's/^/# run.sh: /' | tail -40", d);
     assert_int_equal(status, 0);
-    /* Every listed stage verified and timed once, into results/local/. */
+    /* Every listed stage verified and timed once, into results/local/, and once more for each
+     * image format of its manifest's campaign-image. */
     const char *dir = "clone/results/local/nvidia-h100-80gb-hbm3";
-    assert_int_equal(sh_num("awk -F, '$12 == \"total\" && $15 == \"ok\"' '%s/%s/runs.csv' | wc -l", d, dir), stages);
+    long images = sh_num("cd '%s/clone' && tools/stages table | awk -F'\\t' 'NR == 1 { for (i = 1; i <= NF; i++) "
+                         "if ($i == \"campaign-image\") c = i; next } { n += split($c, w, \" \") } END { print n + 0 }'", d);
+    assert_true(images >= 1);
+    assert_int_equal(sh_num("awk -F, '$12 == \"total\" && $15 == \"ok\" && $16 == \"\"' '%s/%s/runs.csv' | wc -l", d, dir), stages);
+    assert_int_equal(sh_num("awk -F, '$12 == \"total\" && $15 == \"ok\" && $16 != \"\"' '%s/%s/runs.csv' | wc -l", d, dir), images);
     assert_int_equal(sh_num("grep -c ': ok: ' '%s/%s/verify.txt'", d, dir), stages);
     assert_int_equal(sh("grep -q 'NVIDIA H100 80GB HBM3 (reference)' '%s/clone/results/local/README.md'", d), 0);
     if (sh("python3 -c 'import matplotlib' 2>/dev/null") == 0)
@@ -1414,6 +1473,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_update_readmes_check, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stage_selection, setup, teardown),
         cmocka_unit_test_setup_teardown(test_campaign_args, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_campaign_image, setup, teardown),
         cmocka_unit_test_setup_teardown(test_side_stage_tables, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sweep, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sweep_pt_stage, setup, teardown),

@@ -201,11 +201,11 @@ static void test_refused_scene_skipped(void **state) {
                         "awk '{ print $2 \":\" $1 }' | paste -sd' ' - | grep -qx '21-persist:4'", d), 0);
 }
 
-/* awk printing how many (stage, scene, run) triples among the rows matching COND lack the 17 rows
- * of a complete one-frame run of the fake stage. */
+/* awk printing how many (stage, scene, run) triples among the rows matching COND lack the 18 rows
+ * of a complete one-frame run of the fake stage (its 17 metrics and process_wall). */
 #define INCOMPLETE(cond)                                                                                   \
     "awk -F, '" cond " { n[$3 \" \" $16 \" \" $2]++ } END { bad = 0; for (k in n) "                          \
-    "if (n[k] != 17) bad++; print bad }' "
+    "if (n[k] != 18) bad++; print bad }' "
 
 /* Every (stage, scene, run) triple of PAIRS pairs x RUNS runs has exactly one complete ok run. */
 static void assert_runs_exact(const fixture *f, long triples) {

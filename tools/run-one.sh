@@ -11,7 +11,9 @@
 # Optional: RUN_PT_SCENE (the scene of the path-tracing stages; default RUN_SCENE), STAGES_DIR
 # (default: the repository's stages/; the words of a stage's manifest's campaign-args go on the
 # stage's command line), RUN_STAGE_ARGS (more words after those: tools/sweep.sh's
-# option and value), RUN_CSV (the file the rows go to; default $RUN_DIR/runs.csv), RUN_VARIANT
+# option and value), RUN_IMAGE (run.sh: png or ppm, the run writes its image with --output into
+# its temporary folder; '-' for none; when not empty, its value, empty for '-', is appended to
+# every row as the column `image`, in place of RUN_VARIANT and COLUMN), RUN_CSV (the file the rows go to; default $RUN_DIR/runs.csv), RUN_VARIANT
 # (when set, appended to every row as one more column: the sweep's value), RUN_LOG_PREFIX
 # (the progress line's first word; default run.sh).
 set -euo pipefail
@@ -45,6 +47,13 @@ if [[ "${RUN_ONE_FRAME:-0}" != 1 ]]; then
     campaign_args="$("$repo/tools/stages" get "$stage" campaign-args)" || exit 2
     read -r -a stage_args <<<"$campaign_args" || true
 fi
+# A configuration of the campaign that writes the image (the manifest's campaign-image): the
+# file goes to the run's temporary folder, removed with it, after the run's timing.
+image=''
+if [[ -n "${RUN_IMAGE:-}" ]]; then
+    image="${RUN_IMAGE#-}" RUN_VARIANT="$image"
+    [[ -z "$image" ]] || stage_args+=(--output "$tmp/frame.$image")
+fi
 if [[ -n "${RUN_STAGE_ARGS:-}" ]]; then
     read -r -a more_args <<<"$RUN_STAGE_ARGS"
     stage_args+=(${more_args[@]+"${more_args[@]}"})
@@ -62,7 +71,8 @@ CUDA_VISIBLE_DEVICES="$gpu_index" RUN_NUMBER="$run" RUN_ORDER="$order" \
 child=$!
 wait "$child" || status=$?
 child=''
-seconds="$(( ($(date +%s%N) - start_ns) / 1000000 ))"
+wall_us="$(( ($(date +%s%N) - start_ns) / 1000 ))"
+seconds="$((wall_us / 1000))"
 seconds="$((seconds / 1000)).$(printf '%03d' "$((seconds % 1000))")"
 
 reason=''
@@ -76,11 +86,17 @@ elif ! awk -F',' -v header="$header" -v stage="$stage" '
         { seen[$9] = 1 }
         END { if (NR < 2 || !("total" in seen) || !("kernel" in seen)) exit 1 }' "$tmp/out"; then
     reason='output is not the stage CSV'
+elif [[ -n "$image" && ! -s "$tmp/frame.$image" ]]; then
+    reason="no $image image written"
 fi
 
 if [[ -z "$reason" ]]; then
-    awk -F',' -v OFS=',' -v order="$order" -v run="$run" -v host="$RUN_HOST" 'NR > 1 {
-        print order, run, $1, host, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, "ok" }' \
+    # The stage's rows, and one more: the process's wall time, the start of the CUDA context and
+    # the image's write included, as a user waiting for the program sees it.
+    awk -F',' -v OFS=',' -v order="$order" -v run="$run" -v host="$RUN_HOST" -v wall_us="$wall_us" 'NR > 1 {
+        print order, run, $1, host, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, "ok"; last = $0 }
+        END { split(last, f, ","); print order, run, f[1], host, f[2], f[3], f[4], f[5], f[6], f[7], f[8],
+              "process_wall", wall_us, "us", "ok" }' \
         "$tmp/out" >"$tmp/rows"
 else
     # The failure row carries the GPU as nvidia-smi names it and the reason in "value".

@@ -13,7 +13,7 @@
 # the runs are interleaved as in a campaign (run 1 of every stage on every scene, then run 2, ...),
 # one process per run, one run per GPU at a time (GNU parallel), each tools/run-one.sh rendering
 # one frame (not the manifest's campaign-args: RUN_ONE_FRAME=1); the rows go to
-# OUT/<gpu-slug>/scaling/runs.csv (runs.csv's columns and `scene`), and python3 tools/plot.py
+# OUT/<gpu-slug>/scaling/runs.csv (the campaign's first 15 columns and `scene`), and python3 tools/plot.py
 # --scaling writes summary.csv, summary.md and scaling.png (kernel time against sphere count,
 # log-log) beside it. With --reference,
 # python3 tools/update_readmes.py then fills the <!-- scaling:begin --> blocks of the stage
@@ -25,7 +25,7 @@ usage() {
 usage: tools/scaling.sh [options]          (or: ./run.sh --scaling [options])
 Times main-track stages on several scenes of growing size: verifies every (stage, scene) pair
 at 64x64 against the CPU reference, then times N interleaved runs of each pair (one process per
-run, one run per GPU at a time) and writes OUT/<gpu-slug>/scaling/ (runs.csv: runs.csv's columns
+run, one run per GPU at a time) and writes OUT/<gpu-slug>/scaling/ (runs.csv: the campaign's first 15 columns
 plus `scene`, the scene file's name without .scene; env.txt, joblog.txt, verify.txt, summary.csv,
 summary.md, scaling.png: median kernel time against sphere count, log-log, a line per stage).
 options:
@@ -304,7 +304,7 @@ for ((run = 1; run <= runs; run++)); do
         done
     done
 done
-unset RUN_VARIANT RUN_STAGE_ARGS RUN_CSV RUN_PT_SCENE
+unset RUN_VARIANT RUN_STAGE_ARGS RUN_CSV RUN_PT_SCENE RUN_IMAGE
 export RUN_DIR="$dir" RUN_BIN_DIR="$bin_dir" RUN_SCENE="${scene_files[0]}" RUN_TIMEOUT="$timeout_s" \
     RUN_GPU_LIST="$gpus_spec" RUN_GPU_INFO="$tmp/gpus" RUN_HOST="${RUN_HOSTNAME:-$(hostname)}" \
     RUN_TOTAL="$(wc -l <"$tmp/jobs")" RUN_START="$(date +%s)" RUN_LOG_PREFIX=scaling RUN_ONE_FRAME=1

@@ -2,7 +2,8 @@
 """Statistics of a timing campaign: results/<gpu-slug>/runs.csv -> summary.csv and summary.md.
 
 Importable (python3 standard library only):  stats(values), load_runs(path), summarize(rows),
-summary_csv(summary), summary_md(summary, rows), write_summary(folder, check=False), and the
+image_summarize(rows) and image_table(summary, images) (the runs that wrote their image: a
+manifest's campaign-image), summary_csv(summary, images), summary_md(summary, rows), write_summary(folder, check=False), and the
 stage model: manifests, manifest, stage_key, is_side_stage, main_stages, side_stages,
 is_pt_stage, pt_stages, pt_main_stages, ordered_stages, builds_on, parent_of, baseline_of,
 campaign_scene, comparable_baseline, extra_us_metrics. The scaling campaign's
@@ -53,7 +54,9 @@ PHASE_COLUMNS = {
 }
 # Metrics in µs that every stage reports besides the phases; any other µs metric is an extra
 # (a part of a phase such as host_touch, or a stage's own such as steady_frame).
-CORE_US_METRICS = ("kernel_events", "context_creation", "image_write")
+# process_wall: the whole process as run.sh's tools/run-one.sh times it (CUDA start-up and the
+# image's write included).
+CORE_US_METRICS = ("kernel_events", "context_creation", "image_write", "process_wall")
 # Where the stage folders are: $STAGES_DIR (run.sh exports it), else the repository's stages/;
 # update_readmes.py --root points it at that root's.
 STAGES_DIR = os.environ.get("STAGES_DIR") or os.path.join(
@@ -225,18 +228,34 @@ def load_runs(path):
         return list(csv.DictReader(f))
 
 
-def summarize(rows):
-    """{stage: {metric: (unit, stats)}} over the runs with status ok."""
+def statistics_by(rows, keep, key):
+    """{key(row): {metric: (unit, stats)}} over the rows with status ok that keep(row) keeps."""
     values = {}
     for row in rows:
-        if row.get("status") != "ok":
+        if row.get("status") != "ok" or not keep(row):
             continue
-        key = (row["stage"], row["metric"])
-        values.setdefault(key, (row["unit"], []))[1].append(float(row["value"]))
+        values.setdefault((key(row), row["metric"]), (row["unit"], []))[1].append(float(row["value"]))
     result = {}
-    for (stage, metric), (unit, vals) in sorted(values.items()):
-        result.setdefault(stage, {})[metric] = (unit, stats(vals))
+    for (name, metric), (unit, vals) in sorted(values.items()):
+        result.setdefault(name, {})[metric] = (unit, stats(vals))
     return result
+
+
+def summarize(rows):
+    """{stage: {metric: (unit, stats)}} over the runs with status ok that wrote no image (the
+    stage as its campaign-args time it; image_summarize() has the others)."""
+    return statistics_by(rows, lambda row: not row.get("image"), lambda row: row["stage"])
+
+
+def image_summarize(rows):
+    """{(stage, image format): {metric: (unit, stats)}} over the runs with status ok that wrote
+    their image (runs.csv's image column: a manifest's campaign-image)."""
+    return statistics_by(rows, lambda row: row.get("image"), lambda row: (row["stage"], row["image"]))
+
+
+def image_label(stage, image):
+    """How a stage timed writing its image is named in the tables."""
+    return f"{stage} --output frame.{image}"
 
 
 def num(x, decimals=3):
@@ -246,10 +265,14 @@ def num(x, decimals=3):
     return f"{x:.{decimals}f}"
 
 
-def summary_csv(summary):
+def summary_csv(summary, images=None):
+    """summary.csv: a line per (stage, metric); then those of the runs that wrote their image
+    (IMAGES, image_summarize()), the stage named as image_label() names it."""
     lines = ["stage,metric,unit," + ",".join(STAT_KEYS)]
-    for stage in sorted(summary):
-        for metric, (unit, s) in summary[stage].items():
+    named = [(stage, summary[stage]) for stage in sorted(summary)]
+    named += [(image_label(*pair), (images or {})[pair]) for pair in sorted(images or {})]
+    for stage, metrics in named:
+        for metric, (unit, s) in metrics.items():
             lines.append(",".join([stage, metric, unit] + [num(s[k]) for k in STAT_KEYS]))
     return "\n".join(lines) + "\n"
 
@@ -417,12 +440,52 @@ def resources_table(summary):
                   "rays/s (kernel)", "kernel, CUDA events [µs]"], rows)
 
 
-def stats_table(summary):
+def stats_table(summary, images=None):
     rows = []
-    for s in ordered_stages(summary):
-        for metric, (unit, st) in summary[s].items():
+    named = [(s, summary[s]) for s in ordered_stages(summary)]
+    named += [(image_label(*pair), images[pair])
+              for pair in sorted(images or {}, key=lambda p: (stage_key(p[0]), p[1]))]
+    for s, metrics in named:
+        for metric, (unit, st) in metrics.items():
             rows.append([s, metric, unit] + [num(st[k], 1) for k in STAT_KEYS[1:]] + [str(st["n"])])
     return table(["stage", "metric", "unit", "mean", "median", "std", "min", "max", "n"], rows)
+
+
+def image_only_metrics(summary, images, pair):
+    """The µs metrics a stage reports only when it writes its image (stage 21a's
+    image_encode_left), besides image_write and the process's wall time."""
+    plain = summary.get(pair[0], {})
+    return [m for m, (unit, _) in images.get(pair, {}).items()
+            if unit == "us" and m not in plain and m not in CORE_US_METRICS]
+
+
+def image_table(summary, images, stages=None):
+    """A row per stage and image format its campaign also wrote: the median image_write (and
+    any metric only the writing runs report), then the total and the process's wall time
+    without and with the image, medians of the same campaign's interleaved runs, in ms."""
+    pairs = [pair for pair in sorted(images, key=lambda p: (stage_key(p[0]), p[1]))
+             if stages is None or pair[0] in stages]
+    extras = []
+    for pair in pairs:
+        extras += [m for m in image_only_metrics(summary, images, pair) if m not in extras]
+
+    def ms(stage_metrics, metric):
+        entry = stage_metrics.get(metric)
+        return "–" if not entry else f"{entry[1]['median'] / 1000:.1f}"
+
+    def wall_ratio(plain, written):
+        a, b = (m.get("process_wall") for m in (plain, written))
+        return "–" if not a or not b else f"{b[1]['median'] / a[1]['median']:.2f}"
+    rows = []
+    for stage, image in pairs:
+        plain, written = summary.get(stage, {}), images[(stage, image)]
+        n = written.get("total", (None, {"n": 0}))[1]["n"]
+        rows.append([stage, image, str(n), ms(written, "image_write")] + [ms(written, m) for m in extras]
+                    + [ms(plain, "total"), ms(written, "total"), ms(plain, "process_wall"),
+                       ms(written, "process_wall"), wall_ratio(plain, written)])
+    return table(["stage", "image", "runs", "image_write"] + extras
+                 + ["total without", "total with", "process wall without", "process wall with",
+                    "wall with / without"], rows)
 
 
 def gpu_of(rows):
@@ -433,6 +496,7 @@ def gpu_of(rows):
 
 
 def summary_md(summary, rows, stages_dir=None):
+    images = image_summarize(rows)
     failed = [r for r in rows if r.get("status") == "failed"]
     hosts = sorted({r["host"] for r in rows})
     parts = [
@@ -458,6 +522,13 @@ def summary_md(summary, rows, stages_dir=None):
         if side_stages(summary):
             parts += ["## Side stages against the stage they branch from (ratios of means)", "",
                       side_speedup_table(summary, stages_dir), ""]
+    if images:
+        parts += ["## Writing the image (the stages whose manifest has campaign-image, ms, medians)", "",
+                  "Each such stage is timed twice in every run of the campaign, interleaved: without "
+                  "an image and writing it (`--output frame.png`, or the format the table names). `image_write` is the write after the "
+                  "render (not in the total); the process wall time is the whole process, the CUDA "
+                  "start-up and the write included.", "",
+                  image_table(summary, images), ""]
     parts += pt_sections(summary, stages_dir)
     parts += [
         "## Kernel resources and throughput",
@@ -466,7 +537,7 @@ def summary_md(summary, rows, stages_dir=None):
         "",
         "## Every metric (std: sample standard deviation)",
         "",
-        stats_table(summary),
+        stats_table(summary, images),
         "",
     ]
     if failed:
@@ -517,7 +588,7 @@ def write_summary(folder, check=False, stages_dir=None):
     """Writes (or with check=True only compares) summary.csv and summary.md; returns stale files."""
     rows = load_runs(os.path.join(folder, "runs.csv"))
     summary = summarize(rows)
-    return write_if_changed(folder, check, (("summary.csv", summary_csv(summary)),
+    return write_if_changed(folder, check, (("summary.csv", summary_csv(summary, image_summarize(rows))),
                                             ("summary.md", summary_md(summary, rows, stages_dir))))
 
 
@@ -536,7 +607,7 @@ def write_if_changed(folder, check, files):
 
 
 # ---- The scaling campaign (tools/scaling.sh) ------------------------------------------------
-# OUT/<gpu-slug>/scaling/runs.csv has runs.csv's columns and `scene` (the scene file's name without
+# OUT/<gpu-slug>/scaling/runs.csv has the campaign runs.csv's first 15 columns and `scene` (the scene file's name without
 # .scene); each (stage, scene) pair is summarised on its own: its sphere count (the `spheres`
 # column), its runs, and the statistics of the kernel (CUDA events), the build of the
 # acceleration structure (stages 22 on) and the total.

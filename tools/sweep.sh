@@ -8,7 +8,7 @@
 # The values are interleaved (run 1 of every value, then run 2, ...) so that drift of the machine
 # spreads over all of them, one process per run, one run at a time on one GPU; each run is
 # tools/run-one.sh, as in a campaign (its manifest's campaign-args included, so the numbers compare
-# with the campaign's). The rows go to OUT/<gpu-slug>/sweeps/<stage>--<option>.csv (runs.csv's
+# with the campaign's). The rows go to OUT/<gpu-slug>/sweeps/<stage>--<option>.csv (runs.csv's first 15
 # columns and `variant`, the value), which is replaced: OUT is results/local (ignored by git) unless
 # --reference refreshes the course's results/reference. A path-tracing stage is timed on
 # scenes/pt-benchmark.scene, as in a campaign. With --ncu, Nsight Compute profiles
@@ -24,7 +24,7 @@ usage() {
 usage: tools/sweep.sh --stage STAGE --option --OPT --values V1,V2,... [options]
 Times STAGE (an id such as 3 or p8a, or a folder name) with --OPT V for each value V,
 interleaved, one process per run on one GPU, and writes OUT/<gpu-slug>/sweeps/STAGE--OPT.csv
-(runs.csv's columns plus `variant`).
+(the campaign's first 15 columns plus `variant`).
 options:
   --runs N        runs per value (default 20)
   --scene FILE    timed scene (default scenes/benchmark.scene; a path-tracing stage, pNN-name:
@@ -138,6 +138,8 @@ host="${RUN_HOSTNAME:-$(hostname)}"
 echo "sweep: $stage $option over ${#values[@]} values x $runs runs on GPU $gpu ($gpu_name) into $csv" >&2
 
 # --- timed runs, interleaved -------------------------------------------------------------
+# A sweep's rows carry its value as their last column, never an image configuration of run.sh.
+unset RUN_IMAGE
 export RUN_DIR="$dir" RUN_BIN_DIR="$bin_dir" RUN_SCENE="$scene" RUN_PT_SCENE="$scene" RUN_TIMEOUT="$timeout_s" \
     RUN_GPU_LIST="$gpu" RUN_GPU_INFO="$tmp/gpus" RUN_HOST="$host" RUN_CSV="$csv" \
     RUN_TOTAL="$((runs * ${#values[@]}))" RUN_START="$(date +%s)" RUN_LOG_PREFIX=sweep

@@ -320,6 +320,12 @@ def stage_block(stage, folders):
         parts += [f"**{gpu}** ([all data](../../{RESULTS_LINK}/{slug}/summary.md)){timed_on}, µs:", "",
                   sm.table(["phase", f"{prev or 'previous'} mean", "mean", "change", "median", "std",
                             "min", "max", "n"], rows), "", kernel_line(summary, stage, prev), ""]
+        images = sm.image_summarize(runs)
+        if any(pair[0] == stage for pair in images):
+            # Beside the stage it is compared with, where that one wrote its image too.
+            shown = [stage] + ([prev] if prev and any(pair[0] == prev for pair in images) else [])
+            parts += [f"Writing the image, the same campaign's runs with and without it (its manifest's "
+                      f"`campaign-image`), medians in ms:", "", sm.image_table(summary, images, shown), ""]
         if sm.is_pt_stage(stage):
             parts += [throughput_line(summary, stage, prev), ""]
     if not parts:
@@ -387,7 +393,7 @@ def replace_block(text, body):
 
 
 def read_sweep(path):
-    """Rows of a tools/sweep.sh CSV (runs.csv's columns and `variant`) as dicts."""
+    """Rows of a tools/sweep.sh CSV (runs.csv's first 15 columns and `variant`) as dicts."""
     with open(path, newline="", encoding="utf-8") as f:
         return list(csv.DictReader(f))
 
