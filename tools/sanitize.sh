@@ -6,9 +6,16 @@
 # errors, or how the run failed).
 #
 #   tools/sanitize.sh                 (or: make sanitize)
+#   SANITIZE_JOBS=8 tools/sanitize.sh (eight runs at once: the same report, sooner)
+#
+# The course's record, on the H100 (tests/test_sanitizer_record.c fails unless it names every stage
+# folder with each of the four tools on each of its scenes, every run clean):
+#
+#   RESULTS=results/reference SANITIZE_JOBS=12 SANITIZE_TIMEOUT=300 tools/sanitize.sh
 #
 # Exit status: 0 when every run is clean or when there is no GPU here (it says it was skipped),
-# 1 when any run reports an error or fails, 2 when it cannot run (no compute-sanitizer, no stages).
+# 1 when any run reports an error or fails, 2 when it cannot run (no compute-sanitizer, no stages,
+# a SANITIZE_JOBS that is not a number from 1 to 256).
 #
 # Environment (all optional):
 #   BUILD                 folder of the stage executables (default build; use a plain build, not
@@ -20,6 +27,12 @@
 #   SANITIZE_SCENES       default "scenes/quick.scene scenes/odd-size.scene"
 #   SANITIZE_PT_SCENES    the path-tracing stages' scenes (default "scenes/pt-quick.scene")
 #   SANITIZE_TIMEOUT      seconds per run (default 900)
+#   SANITIZE_JOBS         runs at once on the GPU (default 1): each is a process of its own with
+#                         its own CUDA context, and much of its time is compute-sanitizer's work on
+#                         the host (instrumenting, analysing), so a GPU with memory to spare takes
+#                         several. The report is the same, in the same order (stage, tool, scene),
+#                         whatever the number; each run's seconds are its own wall time, longer
+#                         when runs share the GPU and the cores.
 #   COMPUTE_SANITIZER     the compute-sanitizer command (default: on PATH, else CUDA's bin/)
 #   NVIDIA_SMI            the nvidia-smi command (default nvidia-smi)
 #
@@ -48,10 +61,14 @@ pt_scenes="${SANITIZE_PT_SCENES:-scenes/pt-quick.scene}"
 # The scenes of a stage: the path-tracing track's read their own scene format.
 scenes_of() { if [[ "$("$repo/tools/stages" get "$1" track)" == pt ]]; then echo "$pt_scenes"; else echo "$scenes"; fi; }
 timeout_s="${SANITIZE_TIMEOUT:-900}"
+jobs="${SANITIZE_JOBS:-1}"
 nvidia_smi="${NVIDIA_SMI:-nvidia-smi}"
 
 say() { printf 'sanitize: %s\n' "$*"; }
 die() { printf 'sanitize: error: %s\n' "$*" >&2; exit 2; }
+
+# At most 256 at once: each job slot takes ten ports of its own above 49152 (see run_one).
+[[ "$jobs" =~ ^[1-9][0-9]{0,2}$ && "$jobs" -le 256 ]] || die "SANITIZE_JOBS=$jobs: give a number of runs at once, 1 to 256"
 
 # --- a GPU, or a clean skip ------------------------------------------------------------------
 gpu_name="$("$nvidia_smi" --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1 | sed 's/^ *//; s/ *$//')"
@@ -91,6 +108,24 @@ mkdir -p "$dir" || die "cannot create $dir"
 report="$dir/sanitizer.txt"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/logs" "$work/sections" "$work/outcomes"
+
+# Several runs at once: compute-sanitizer talks to the process it runs over local TCP ports, the
+# first free one of --max-connections (10) from --port (49152); more than ten runs at once would
+# find none free. So with SANITIZE_JOBS above 1 each job slot of xargs (0 to jobs - 1, GNU xargs'
+# --process-slot-var) has ten ports of its own, and each run waits up to 120 s instead of 10 for
+# its process to reach its first CUDA call while the other runs load the cores. One run at a time
+# adds none of these options: its command is the one earlier reports ran.
+first_port=49152
+ports_per_slot=10
+launch_timeout_s=120
+slot_option=()
+if [[ "$jobs" -gt 1 ]]; then
+    xargs --process-slot-var=SANITIZE_SLOT true </dev/null >/dev/null 2>&1 ||
+        die "SANITIZE_JOBS=$jobs needs GNU xargs (--process-slot-var, findutils 4.6 or newer); SANITIZE_JOBS=1 does not"
+    slot_option=(--process-slot-var=SANITIZE_SLOT)
+    parallel_words=" --port $first_port+$ports_per_slot*SLOT --max-connections $ports_per_slot --launch-timeout $launch_timeout_s"
+fi
 
 {
     echo "compute-sanitizer report: every stage x tool x scene"
@@ -101,7 +136,8 @@ trap 'rm -rf "$work"' EXIT
     echo "driver:    $("$nvidia_smi" --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n 1)"
     echo "sanitizer: $("$sanitizer" --version 2>/dev/null | grep -i -m 1 version || echo unknown)"
     echo "build:     $build/"
-    echo "command:   $sanitizer --tool TOOL --error-exitcode 1 [--leak-check full for memcheck] $build/STAGE --scene SCENE"
+    echo "command:   $sanitizer --tool TOOL --error-exitcode 1 --print-limit 50 [--leak-check full for memcheck]${parallel_words:-} $build/STAGE --scene SCENE"
+    echo "jobs:      $jobs at once (each run's seconds are its own wall time)"
     echo
 } >"$report"
 
@@ -112,6 +148,8 @@ run_one() {
     local stage="$1" tool="$2" scene="$3" log="$4"
     local extra=()
     [[ "$tool" == memcheck ]] && extra=(--leak-check full)
+    [[ "$jobs" -gt 1 ]] && extra+=(--port "$((first_port + ${SANITIZE_SLOT:-0} * ports_per_slot))"
+                                   --max-connections "$ports_per_slot" --launch-timeout "$launch_timeout_s")
     timeout -k 30 "$timeout_s" "$sanitizer" --tool "$tool" --error-exitcode 1 --print-limit 50 \
         "${extra[@]}" "$build/$stage" --scene "$scene" >"$log" 2>&1
     local status=$?
@@ -134,33 +172,69 @@ run_one() {
     fi
 }
 
-declare -A outcome
-bad=0 total=0 skipped=0
-say "$gpu_name: ${#stages[@]} stages x $(wc -w <<<"$tools") tools x their scenes; report: $report"
+# Run number INDEX, as a job of xargs: its section of the report to $work/sections/INDEX, then its
+# outcome to $work/outcomes/INDEX (last, so that an outcome means a whole section), and a progress
+# line. The report is put together from these files in the plan's order once every run has ended.
+run_section() {
+    local index="$1" stage="$2" tool="$3" scene="$4"
+    local log="$work/logs/$index" start=$SECONDS result seconds
+    result="$(run_one "$stage" "$tool" "$scene" "$log")"
+    seconds=$((SECONDS - start))
+    {
+        echo "=== $stage, $tool, $scene: $result ($seconds s)"
+        if [[ "$result" == clean ]]; then
+            grep -E 'SUMMARY' "$log"
+        elif [[ "$result" == skipped* ]]; then
+            grep -m1 'holds at most' "$log"
+        else
+            # The sanitizer's findings and the program's error lines (not its timing report).
+            grep -E '^=+|error' "$log" | head -n 300
+        fi
+        echo
+    } >"$work/sections/$index"
+    echo "$result" >"$work/outcomes/$index.partial" && mv "$work/outcomes/$index.partial" "$work/outcomes/$index"
+    printf 'sanitize: %-28s %-10s %-22s %s (%d s)\n' "$stage" "$tool" "$(basename "$scene")" "$result" "$seconds"
+    return 0
+}
+export -f run_one run_section
+export work sanitizer build timeout_s jobs first_port ports_per_slot launch_timeout_s
+
+# The plan: every run in the report's order (stage, tool, scene), numbered, NUL-separated for xargs.
+declare -A scenes_of_stage
+for stage in "${stages[@]}"; do scenes_of_stage["$stage"]="$(scenes_of "$stage")"; done
+total=0
 for stage in "${stages[@]}"; do
     for tool in $tools; do
-        for scene in $(scenes_of "$stage"); do
-            log="$work/run.log"
-            start=$SECONDS
-            result="$(run_one "$stage" "$tool" "$scene" "$log")"
-            seconds=$((SECONDS - start))
-            outcome["$stage|$tool|$scene"]="$result"
+        for scene in ${scenes_of_stage["$stage"]}; do
+            printf '%s\0' "$total" "$stage" "$tool" "$scene"
             total=$((total + 1))
-            printf 'sanitize: %-28s %-10s %-22s %s (%d s)\n' "$stage" "$tool" "$(basename "$scene")" "$result" "$seconds"
-            {
-                echo "=== $stage, $tool, $scene: $result ($seconds s)"
-                if [[ "$result" == clean ]]; then
-                    grep -E 'SUMMARY' "$log"
-                elif [[ "$result" == skipped* ]]; then
-                    skipped=$((skipped + 1))
-                    grep -m1 'holds at most' "$log"
-                else
-                    bad=$((bad + 1))
-                    # The sanitizer's findings and the program's error lines (not its timing report).
-                    grep -E '^=+|error' "$log" | head -n 300
-                fi
-                echo
-            } >>"$report"
+        done
+    done
+done >"$work/plan"
+
+say "$gpu_name: ${#stages[@]} stages x $(wc -w <<<"$tools") tools x their scenes, $total runs, $jobs at once; report: $report"
+xargs -0 -n 4 -P "$jobs" "${slot_option[@]}" bash -c 'set -uo pipefail; run_section "$@"' run_section <"$work/plan"
+
+# The report, in the plan's order. A run without an outcome (its job was killed) is not clean.
+declare -A outcome
+bad=0 skipped=0 index=0
+for stage in "${stages[@]}"; do
+    for tool in $tools; do
+        for scene in ${scenes_of_stage["$stage"]}; do
+            if [[ -f "$work/outcomes/$index" ]]; then
+                result="$(<"$work/outcomes/$index")"
+                cat "$work/sections/$index" >>"$report"
+            else
+                result="no result"
+                printf '=== %s, %s, %s: %s (the run did not end)\n\n' "$stage" "$tool" "$scene" "$result" >>"$report"
+            fi
+            outcome["$stage|$tool|$scene"]="$result"
+            case "$result" in
+                clean) ;;
+                skipped*) skipped=$((skipped + 1)) ;;
+                *) bad=$((bad + 1)) ;;
+            esac
+            index=$((index + 1))
         done
     done
 done
@@ -172,7 +246,7 @@ table="$work/table"
     # One table per set of scenes (the main track's, the path-tracing track's).
     heading=''
     for stage in "${stages[@]}"; do
-        stage_scenes="$(scenes_of "$stage")"
+        stage_scenes="${scenes_of_stage["$stage"]}"
         if [[ "$stage_scenes" != "$heading" ]]; then
             [[ -z "$heading" ]] || echo
             heading="$stage_scenes"
