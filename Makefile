@@ -14,7 +14,12 @@
 #   make profile STAGE=07  Nsight Compute on the stage (SCENE=, LAUNCH=N; tools/profile.sh --help):
 #                        report, raw metrics and summary in results/local/<gpu>/profiles/
 #                        (REFERENCE=1: the course's results/reference/<gpu>/profiles/)
-#   make sanitize        every stage under compute-sanitizer (needs a GPU; tools/sanitize.sh)
+#   make sanitize        every stage under compute-sanitizer (needs a GPU; tools/sanitize.sh);
+#                        SANITIZE_JOBS=12: twelve runs at once on the GPU, the same report
+#   make difftest SEEDS=200  the differential test: SEEDS random scenes of each track through
+#                        every stage, bit for bit against the CPU references (needs a GPU;
+#                        tools/difftest.sh); a failing seed's scene is kept in
+#                        results/local/difftest/failed/. `make test` runs 24 seeds
 #   make scenes          the scaling campaign's scenes (tools/scaling.sh, ./run.sh --scaling):
 #                        build/scenes/random-1k.scene, random-10k and random-100k (1,000, 10,000
 #                        and 100,000 spheres at 8192x8192; scenes/generate-random.py; python3 only)
@@ -268,8 +273,11 @@ profile:
 #   make sanitize           every stage under compute-sanitizer (memcheck, racecheck, initcheck,
 #                           synccheck) on scenes/quick.scene and scenes/odd-size.scene; the report
 #                           goes to results/local/<gpu>/sanitizer.txt (RESULTS=results/reference: the
-#                           course's record; tools/sanitize.sh). Needs a GPU:
-#                           without one it says it was skipped and succeeds.
+#                           course's record; tools/sanitize.sh). SANITIZE_JOBS=N: N runs at once
+#                           (default 1). Needs a GPU: without one it says it was skipped and succeeds.
+#                           The course's record, on the H100, which tests/test_sanitizer_record.c
+#                           requires to name every stage, all clean:
+#                           RESULTS=results/reference SANITIZE_JOBS=12 SANITIZE_TIMEOUT=300 tools/sanitize.sh
 #   make fuzz               builds fuzz/scene_fuzzer.c with clang -fsanitize=fuzzer,address,undefined
 #                           and runs it on scene_parse() for FUZZ_SECONDS (seeds: scenes/*.scene and
 #                           tests/bad-scenes/); fails on any crash, leak or sanitizer report, whose
@@ -277,7 +285,16 @@ profile:
 #                           Needs clang and libFuzzer (Debian: clang, libclang-rt-14-dev).
 .PHONY: sanitize fuzz fuzz-build
 sanitize: stages
-	BUILD=$(BUILD) tools/sanitize.sh
+	BUILD=$(BUILD) SANITIZE_JOBS=$(SANITIZE_JOBS) tools/sanitize.sh
+
+# The differential test (tools/difftest.sh): random scenes of both tracks (tools/random-scene.py,
+# seeds 1 to SEEDS) through every stage, each image against its track's CPU reference, bit for
+# bit. Without a GPU it says it was skipped (status 77) and succeeds, as make sanitize does.
+SEEDS ?= 200
+.PHONY: difftest
+difftest: stages $(BUILD)/cpu-reference $(BUILD)/pt-reference $(BUILD)/compare-images
+	@status=0; tools/difftest.sh --seeds '$(SEEDS)' --bin-dir '$(BUILD)' || status=$$?; \
+	[ "$$status" -eq 77 ] || exit "$$status"
 
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60

@@ -34,6 +34,9 @@
 #define MAX_CONSTANT_SPHERES 1024
 #define CULL_ANGLE_MARGIN 2e-3f    /* radians added to a packet's cone: float error is far below */
 #define CULL_DISTANCE_MARGIN 1e-3f /* relative margin on distances */
+/* The widest block whose four corner rays bound its primary rays (radians, under a right angle). */
+#define WIDEST_CORNER_SPREAD 1.5f
+#define PI_RADIANS 3.14159274f
 
 struct Sphere {
     float3 center;
@@ -351,6 +354,12 @@ __device__ Packet primary_packet(float3 origin, int width, int height, int first
         smallest_cosine = fminf(smallest_cosine, dot3(packet.axis, corners[c]));
     }
     packet.spread = acosf(fmaxf(smallest_cosine, -1.0f));
+    /* Past a right angle the four corners no longer bound the block's rays: the directions within
+     * spread of the axis are no longer a convex cone (a camera a hair from the image plane:
+     * tools/difftest.sh, seed 13). Such a block keeps every sphere. */
+    if (!(packet.spread < WIDEST_CORNER_SPREAD)) {
+        packet.spread = PI_RADIANS;
+    }
     return packet;
 }
 

@@ -35,6 +35,9 @@
 /* The bins keep a sphere whose angular distance from a bin's cone is under these margins
  * (radians), and grow each radius by 1% (stage 14's README: why the image cannot change). */
 #define PRIMARY_MARGIN 1e-3f
+/* The widest tile whose four corners bound its rays (radians, under a right angle). */
+#define WIDEST_CORNER_SPREAD 1.5f
+#define PI_RADIANS 3.14159274f
 #define SHADOW_MARGIN 1e-2f
 /* A shadow ray of a reflection starts and ends 0.001 along the normal: its line passes within
  * 0.002 of the light. */
@@ -336,6 +339,13 @@ __global__ void bin_tiles_kernel(unsigned int *tile_bins, int tiles_x, int tiles
         const float3 d = sub3(make_float3(corner & 1 ? x1 : x0, corner & 2 ? y1 : y0, -1.0f),
                               origin);
         spread = fmaxf(spread, angle_between_units(axis, unit3(d)));
+    }
+    /* Past a right angle the corners no longer bound the tile: the directions within spread of
+     * the axis are no longer a convex cone, and a ray through the tile's middle may leave the
+     * corners' cone (a camera a hair from the image plane: tools/difftest.sh, seed 13). Such a
+     * tile keeps every sphere. */
+    if (!(spread < WIDEST_CORNER_SPREAD)) {
+        spread = PI_RADIANS;
     }
     unsigned int bits = 0;
     for (int b = 0; b < 32 && word * 32 + b < sphere_count; b++) {
