@@ -495,8 +495,9 @@ def gpu_of(rows):
     return rows[0]["gpu"] if rows else "unknown GPU"
 
 
-def summary_md(summary, rows, stages_dir=None):
-    images = image_summarize(rows)
+def summary_md(summary, rows, stages_dir=None, images=None):
+    """summary.md; IMAGES: image_summarize(rows), made here when not given."""
+    images = image_summarize(rows) if images is None else images
     failed = [r for r in rows if r.get("status") == "failed"]
     hosts = sorted({r["host"] for r in rows})
     parts = [
@@ -588,8 +589,9 @@ def write_summary(folder, check=False, stages_dir=None):
     """Writes (or with check=True only compares) summary.csv and summary.md; returns stale files."""
     rows = load_runs(os.path.join(folder, "runs.csv"))
     summary = summarize(rows)
-    return write_if_changed(folder, check, (("summary.csv", summary_csv(summary, image_summarize(rows))),
-                                            ("summary.md", summary_md(summary, rows, stages_dir))))
+    images = image_summarize(rows)
+    return write_if_changed(folder, check, (("summary.csv", summary_csv(summary, images)),
+                                            ("summary.md", summary_md(summary, rows, stages_dir, images))))
 
 
 def write_if_changed(folder, check, files):
