@@ -176,12 +176,8 @@ INSTALL_DEPS_SKIP_STB="$skip_stb" "$repo/tools/install-deps.sh" run || exit 2
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-"${RUN_NVIDIA_SMI:-nvidia-smi}" --query-gpu=index,name,uuid --format=csv,noheader >"$tmp/all-gpus" 2>/dev/null || true
-[[ -s "$tmp/all-gpus" ]] || die "no NVIDIA GPU found (nvidia-smi lists none)"
-[[ -n "$gpus_spec" ]] || gpus_spec="$(cut -d, -f1 "$tmp/all-gpus" | paste -sd, -)"
-awk -F', *' -v want=",$gpus_spec," 'index(want, "," $1 ",")' "$tmp/all-gpus" >"$tmp/gpus"
-[[ "$(wc -l <"$tmp/gpus")" -eq "$(tr ',' '\n' <<<"$gpus_spec" | wc -l)" ]] || die "--gpus $gpus_spec: not every GPU exists"
-[[ "$(cut -d, -f2 "$tmp/gpus" | sort -u | wc -l)" -eq 1 ]] || die "the GPUs differ in model; pick one model with --gpus"
+gpus_spec="$("$repo/tools/pick-gpus.sh" "$gpus_spec" "$tmp/gpus" 2>"$tmp/pick-gpus.err")" \
+    || die "$(cat "$tmp/pick-gpus.err")"
 gpu_name="$(head -n1 "$tmp/gpus" | awk -F', *' '{ print $2 }')"
 slug="$("$repo/tools/slug.sh" "$gpu_name")"
 ngpus="$(wc -l <"$tmp/gpus")"
