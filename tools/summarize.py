@@ -461,17 +461,18 @@ def image_only_metrics(summary, images, pair):
 
 def image_table(summary, images, stages=None):
     """A row per stage and image format its campaign also wrote: the median image_write (and
-    any metric only the writing runs report), then the total and the process's wall time
-    without and with the image, medians of the same campaign's interleaved runs, in ms."""
+    any metric only the writing runs report), then the kernel (CUDA events), the total and the
+    process's wall time without and with the image, medians of the same campaign's interleaved
+    runs, in ms."""
     pairs = [pair for pair in sorted(images, key=lambda p: (stage_key(p[0]), p[1]))
              if stages is None or pair[0] in stages]
     extras = []
     for pair in pairs:
         extras += [m for m in image_only_metrics(summary, images, pair) if m not in extras]
 
-    def ms(stage_metrics, metric):
+    def ms(stage_metrics, metric, decimals=1):
         entry = stage_metrics.get(metric)
-        return "–" if not entry else f"{entry[1]['median'] / 1000:.1f}"
+        return "–" if not entry else f"{entry[1]['median'] / 1000:.{decimals}f}"
 
     def wall_ratio(plain, written):
         a, b = (m.get("process_wall") for m in (plain, written))
@@ -481,11 +482,12 @@ def image_table(summary, images, stages=None):
         plain, written = summary.get(stage, {}), images[(stage, image)]
         n = written.get("total", (None, {"n": 0}))[1]["n"]
         rows.append([stage, image, str(n), ms(written, "image_write")] + [ms(written, m) for m in extras]
-                    + [ms(plain, "total"), ms(written, "total"), ms(plain, "process_wall"),
-                       ms(written, "process_wall"), wall_ratio(plain, written)])
+                    + [ms(plain, "kernel_events", 2), ms(written, "kernel_events", 2), ms(plain, "total"),
+                       ms(written, "total"), ms(plain, "process_wall"), ms(written, "process_wall"),
+                       wall_ratio(plain, written)])
     return table(["stage", "image", "runs", "image_write"] + extras
-                 + ["total without", "total with", "process wall without", "process wall with",
-                    "wall with / without"], rows)
+                 + ["kernel_events without", "kernel_events with", "total without", "total with",
+                    "process wall without", "process wall with", "wall with / without"], rows)
 
 
 def gpu_of(rows):
