@@ -223,6 +223,23 @@ void scene_free(struct scene *scene)
     scene->sphere_count = 0;
 }
 
+float scene_shadow_near(const struct scene *scene)
+{
+    const struct spec_vec3 camera = scene->camera, light = scene->light_position;
+    double farthest = 0.0;
+    for (int s = 0; s < scene->sphere_count; s++) {
+        const double dx = (double)scene->spheres[s].centre.x - camera.x;
+        const double dy = (double)scene->spheres[s].centre.y - camera.y;
+        const double dz = (double)scene->spheres[s].centre.z - camera.z;
+        const double d = sqrt(dx * dx + dy * dy + dz * dz), r = scene->spheres[s].radius;
+        const double reach = (d > 1.001 * r ? sqrt(d * d - r * r) : d + r) + 1e-3 * d;
+        farthest = reach > farthest ? reach : farthest;
+    }
+    const double lx = (double)light.x - camera.x, ly = (double)light.y - camera.y;
+    const double lz = (double)light.z - camera.z;
+    return (float)(sqrt(lx * lx + ly * ly + lz * lz) + farthest);
+}
+
 struct spec_world scene_world(const struct scene *scene)
 {
     struct spec_world world;

@@ -36,6 +36,13 @@ void scene_free(struct scene *scene);
 /* The arithmetic's view of a scene (no copy). */
 struct spec_world scene_world(const struct scene *scene);
 
+/* About the farthest a primary ray's shadow ray starts from the light: the camera's distance from
+ * it, plus the longest tangent from the camera to a sphere (the farthest a ray can meet it first;
+ * across it, from inside or on its surface: distance plus radius), plus 1e-3 of the distance for
+ * the rounded test's reach. The light cells of stages 14-21a serve the shadow rays that start
+ * within it and size their margin by it (stage 14's README); computed in double. */
+float scene_shadow_near(const struct scene *scene);
+
 /* 0 when width x height is a size every stage accepts, else -1 with a message. */
 int scene_check_size(long long width, long long height, char *error, size_t error_size);
 

@@ -1450,6 +1450,53 @@ static void test_default_output_leaves_tracked_files_unchanged(void **state) {
     }
 }
 
+/* tools/supersede-runs.sh: the named stages' runs leave runs.csv for superseded-runs.csv.gz (the
+ * header once, each call appended), the others stay; a resumed campaign times them again from run
+ * 1; a bad spec or folder is refused with one line and changes nothing. */
+static void test_supersede_runs(void **state) {
+    REQUIRE_TOOLS();
+    fixture *f = *state;
+    RUN_OK(f, "", "--runs 3 --no-verify");
+    const char *gpu = "results/fake-gpu";
+    assert_int_equal(sh_num("awk -F, '$12 == \"total\"' '%s/%s/runs.csv' | wc -l", f->dir, gpu), 6);
+#define SUPERSEDE(args) \
+    sh("cd '%s' && STAGES_DIR='%s' '%s/tools/supersede-runs.sh' %s >'%s/out' 2>'%s/err'", f->dir, f->stages, repo, \
+       args, f->dir, f->dir)
+    char args[256];
+    snprintf(args, sizeof args, "%s 2", gpu);
+    assert_int_equal(SUPERSEDE(args), 0);
+    assert_int_equal(sh("grep -qx 'supersede-runs: moved 3 runs of 1 stage(s) (2) from %s/runs.csv to "
+                        "%s/superseded-runs.csv.gz' '%s/out'", gpu, gpu, f->dir), 0);
+    assert_int_equal(sh_num("awk -F, '$3 == \"02-static\"' '%s/%s/runs.csv' | wc -l", f->dir, gpu), 0);
+    assert_int_equal(sh_num("awk -F, '$3 == \"01-base\" && $12 == \"total\"' '%s/%s/runs.csv' | wc -l", f->dir, gpu),
+                     3);
+    assert_int_equal(sh_num("zcat '%s/%s/superseded-runs.csv.gz' | awk -F, '$3 == \"02-static\" && $12 == \"total\"' "
+                            "| wc -l", f->dir, gpu), 3);
+    /* A second call appends; the header stays the first line and appears once. */
+    snprintf(args, sizeof args, "%s 1", gpu);
+    assert_int_equal(SUPERSEDE(args), 0);
+    assert_int_equal(sh_num("zcat '%s/%s/superseded-runs.csv.gz' | grep -c '^order,run,stage,'", f->dir, gpu), 1);
+    assert_int_equal(sh("zcat '%s/%s/superseded-runs.csv.gz' | head -1 | grep -q '^order,run,stage,'", f->dir, gpu), 0);
+    assert_int_equal(sh_num("zcat '%s/%s/superseded-runs.csv.gz' | awk -F, '$12 == \"total\"' | wc -l", f->dir, gpu),
+                     6);
+    assert_int_equal(sh_num("wc -l < '%s/%s/runs.csv'", f->dir, gpu), 1);
+    /* Resumed, the campaign times both stages again from run 1. */
+    RUN_OK(f, "", "--runs 2 --resume --no-verify");
+    assert_int_equal(sh_num("awk -F, '$12 == \"total\" && $2 <= 2' '%s/%s/runs.csv' | wc -l", f->dir, gpu), 4);
+    /* Refused, one line, nothing changed. */
+    assert_int_equal(sh("cd '%s' && md5sum %s/runs.csv %s/superseded-runs.csv.gz > sums", f->dir, gpu, gpu), 0);
+    snprintf(args, sizeof args, "%s 9", gpu);
+    assert_int_equal(SUPERSEDE(args), 2);
+    assert_int_equal(sh_num("wc -l < '%s/err'", f->dir), 1);
+    assert_int_equal(sh("grep -q '^supersede-runs: ' '%s/err'", f->dir), 0);
+    assert_int_equal(SUPERSEDE("results/no-such-gpu 1"), 2);
+    assert_int_equal(sh("grep -qx 'supersede-runs: no campaign in results/no-such-gpu: "
+                        "results/no-such-gpu/runs.csv is missing' '%s/err'", f->dir), 0);
+    assert_int_equal(SUPERSEDE(""), 2);
+    assert_int_equal(sh("cd '%s' && md5sum -c --quiet sums", f->dir), 0);
+#undef SUPERSEDE
+}
+
 int main(void) {
     if (!getcwd(repo, sizeof repo)) return 1;
     char smi[PATH_MAX + 64];
@@ -1474,6 +1521,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_stage_selection, setup, teardown),
         cmocka_unit_test_setup_teardown(test_campaign_args, setup, teardown),
         cmocka_unit_test_setup_teardown(test_campaign_image, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_supersede_runs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_side_stage_tables, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sweep, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sweep_pt_stage, setup, teardown),

@@ -1,5 +1,7 @@
 /* The scene parser: the committed scenes load as SPEC.md describes, and every kind of bad file
  * gets a message naming file, line and what is wrong. */
+#include <math.h>
+
 #include "test_support.h"
 
 #include "scene.h"
@@ -212,6 +214,24 @@ static void size_check_names_the_limits(void **state)
     assert_string_equal(error, "image size 100000x100000 is too large (each side at most 32768)");
 }
 
+/* The light cells' budget (stages 14-21a): the camera's distance to the light plus the longest
+ * tangent from the camera to a sphere, or distance plus radius for a sphere around the camera,
+ * plus 1e-3 of the distance. Camera (0, 0, 1), light (1, 1, 1): sqrt(2) apart. */
+static void shadow_near_is_the_farthest_tangent(void **state)
+{
+    (void)state;
+    struct scene s;
+    char error[SCENE_ERROR_BYTES];
+    /* Centre 5 from the camera, radius 1: the tangent is sqrt(24). */
+    assert_int_equal(parse(VALID_HEADER "sphere 1 0 0 -4 1 1 1\n", &s, error), 0);
+    assert_float_equal(scene_shadow_near(&s), sqrt(2.0) + sqrt(24.0) + 0.005, 1e-5);
+    scene_free(&s);
+    /* Radius 10 around the camera (centre 2 away): no tangent, 2 + 10 across it. */
+    assert_int_equal(parse(VALID_HEADER "sphere 1 0 0 -4 1 1 1\nsphere 10 0 0 -1 1 1 1\n", &s, error), 0);
+    assert_float_equal(scene_shadow_near(&s), sqrt(2.0) + 12.0 + 0.002, 1e-5);
+    scene_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -225,6 +245,7 @@ int main(void)
         cmocka_unit_test(foreign_text_is_named_for_what_it_is),
         cmocka_unit_test(a_missing_file_and_a_directory_are_named),
         cmocka_unit_test(size_check_names_the_limits),
+        cmocka_unit_test(shadow_near_is_the_farthest_tangent),
     };
     return cmocka_run_group_tests_name("scene parser", tests, NULL, NULL);
 }

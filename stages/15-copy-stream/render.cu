@@ -40,6 +40,13 @@
 /* A shadow ray of a reflection starts and ends 0.001 along the normal: its line passes within
  * 0.002 of the light. */
 #define LIGHT_OFFSET 0.004f
+/* The rounded test can report a sphere that a ray's line misses by up to about 1e-3 of the
+ * distance from the ray's origin to the sphere (common/spec_bvh.h derives the bound), an angle
+ * at the light past SHADOW_MARGIN when the origin is far and the sphere near the light
+ * (tools/difftest.sh, seed 60). So each radius grows by SHADOW_REACH times the farthest a ray
+ * that uses the cells can start from the sphere: a ray whose origin lies within shadow_near of
+ * the light (scene_shadow_near) uses them, one that starts farther tests every sphere. */
+#define SHADOW_REACH SPEC_BVH_REACH
 
 struct Sphere {
     float3 center;
@@ -285,12 +292,16 @@ __device__ const unsigned int *light_cell(const unsigned int *light_bins, float3
 }
 
 /* 0.35 when any sphere lies along the ray towards the light, else 1: the first blocker decides.
- * Only the spheres of the ray's light-buffer cell. */
+ * Only the spheres of the ray's light-buffer cell, when the ray starts within shadow_near of the
+ * light (direction ends at the light, up to 0.002: a is the distance squared); else every sphere,
+ * the last row (NaN too). */
 __device__ float shadow_factor(float3 origin, float3 direction, const unsigned int *light_bins,
-                               int mask_words)
+                               int mask_words, float near_squared)
 {
     const float a = dot3(direction, direction);
-    const unsigned int *bin = light_cell(light_bins, direction, mask_words);
+    const unsigned int *bin =
+        a <= near_squared ? light_cell(light_bins, direction, mask_words)
+                          : light_bins + (size_t)3 * LIGHT_CELLS * LIGHT_CELLS * mask_words;
     for (int w = 0; w < mask_words; w++) {
         unsigned int bits = warp_union(bin[w]);
         while (bits != 0) {
@@ -350,8 +361,11 @@ __global__ void bin_tiles_kernel(unsigned int *tile_bins, int tiles_x, int tiles
     tile_bins[index] = bits;
 }
 
-/* One thread per light-buffer cell and mask word; the extra last row keeps every sphere. */
-__global__ void bin_light_kernel(unsigned int *light_bins, int mask_words, int sphere_count)
+/* One thread per light-buffer cell and mask word; the extra last row keeps every sphere. A ray
+ * that uses a cell starts within shadow_near + LIGHT_OFFSET of the light, so within that plus
+ * |c - light| of a sphere: its radius grows by SHADOW_REACH times that (SHADOW_REACH). */
+__global__ void bin_light_kernel(unsigned int *light_bins, int mask_words, int sphere_count,
+                                 float shadow_near)
 {
     const int cells = 3 * LIGHT_CELLS * LIGHT_CELLS;
     const int index = blockIdx.x * blockDim.x + threadIdx.x;
@@ -380,8 +394,12 @@ __global__ void bin_light_kernel(unsigned int *light_bins, int mask_words, int s
             spread = fmaxf(spread, angle_between_units(corners[0], corners[c]));
         }
         for (int b = 0; b < 32 && word * 32 + b < sphere_count; b++) {
-            if (cone_may_hit(constant_light.position, LIGHT_OFFSET, corners[0], spread, true,
-                             SHADOW_MARGIN, word * 32 + b)) {
+            const float3 to_centre =
+                sub3(constant_spheres[word * 32 + b].center, constant_light.position);
+            const float reach =
+                SHADOW_REACH * (shadow_near + LIGHT_OFFSET + sqrtf(dot3(to_centre, to_centre)));
+            if (cone_may_hit(constant_light.position, LIGHT_OFFSET + reach, corners[0], spread,
+                             true, SHADOW_MARGIN, word * 32 + b)) {
                 bits |= 1u << b;
             }
         }
@@ -393,7 +411,7 @@ __global__ void bin_light_kernel(unsigned int *light_bins, int mask_words, int s
  * first_row. */
 __global__ void render_kernel(unsigned char *framebuffer, const unsigned int *tile_bins,
                               const unsigned int *light_bins, int mask_words, int sphere_count,
-                              int width, int height, int first_row, int end_row)
+                              int width, int height, int first_row, int end_row, float shadow_near)
 {
     const Sphere *spheres = constant_spheres;
     const Light *light = &constant_light;
@@ -441,9 +459,10 @@ __global__ void render_kernel(unsigned char *framebuffer, const unsigned int *ti
     specular = specular * specular;
 
     /* Shadow: is anything between the point (lifted off the surface) and the light? */
+    const float near_squared = shadow_near * shadow_near;
     const float3 lifted = add3(point, scale3(0.001f, normal));
     const float shadow =
-        shadow_factor(lifted, sub3(light->position, lifted), light_bins, mask_words);
+        shadow_factor(lifted, sub3(light->position, lifted), light_bins, mask_words, near_squared);
 
     /* Reflection: what the mirrored light direction sees from the point. */
     float3 reflection;
@@ -457,7 +476,7 @@ __global__ void render_kernel(unsigned char *framebuffer, const unsigned int *ti
         const float3 q_lifted = add3(q, scale3(0.001f, q_normal));
         const float3 q_to_light = add3(sub3(light->position, q), scale3(0.001f, q_normal));
         const float reflection_shadow =
-            shadow_factor(q_lifted, q_to_light, light_bins, mask_words);
+            shadow_factor(q_lifted, q_to_light, light_bins, mask_words, near_squared);
         reflection = scale3(reflection_shadow, other->color);
     } else {
         reflection = make_float3(camera->background.x / 255.0f, camera->background.y / 255.0f,
@@ -479,6 +498,7 @@ struct frame_resources {
     unsigned char *framebuffer, *device_framebuffer;
     unsigned int *tile_bins, *light_bins; /* mask_words words per tile, per cell */
     int tiles_x, tiles_y, mask_words;
+    float shadow_near; /* the light cells serve shadow rays from within this of the light */
     cudaStream_t streams[STREAM_COUNT];
     cudaStream_t copy_stream; /* every band's copy, each after its band's kernel */
     cudaEvent_t bands_start, band_rendered[BAND_COUNT];
@@ -516,7 +536,7 @@ static int launch_bands(const struct frame_resources *frame, dim3 threads, int s
     CUDA_CHECK_LAUNCH("bin_tiles_kernel");
     const int light_words = (3 * LIGHT_CELLS * LIGHT_CELLS + 1) * frame->mask_words;
     bin_light_kernel<<<(light_words + bin_threads - 1) / bin_threads, bin_threads>>>(
-        frame->light_bins, frame->mask_words, sphere_count);
+        frame->light_bins, frame->mask_words, sphere_count, frame->shadow_near);
     CUDA_CHECK_LAUNCH("bin_light_kernel");
     for (int b = 0; b < bands; b++) {
         int first_row = b * band_rows;
@@ -527,7 +547,7 @@ static int launch_bands(const struct frame_resources *frame, dim3 threads, int s
         render_kernel<<<blocks, threads, 0, stream>>>(frame->device_framebuffer, frame->tile_bins,
                                                       frame->light_bins, frame->mask_words,
                                                       sphere_count, width, height, first_row,
-                                                      end_row);
+                                                      end_row, frame->shadow_near);
         CUDA_CHECK_LAUNCH("render_kernel");
         CUDA_CHECK(cudaEventRecord(frame->band_rendered[b], stream));
         /* The copy waits for this band's kernel, and no kernel waits for it. */
@@ -618,6 +638,7 @@ extern "C" void stage_render(struct render_job *job)
                                   radius_squared);
         from_camera[s] = make_float4(oc.x, oc.y, oc.z, dot3(oc, oc) - radius_squared);
     }
+    frame.shadow_near = scene_shadow_near(scene);
     report_phase_since(report, PHASE_HOST_ALLOCATION, start);
 
     start = timer_now_us();

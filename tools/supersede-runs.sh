@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Before a campaign re-times stages whose code or campaign changed, moves their earlier runs out of
+# a GPU folder's runs.csv into its superseded-runs.csv.gz, so that every figure comes from one
+# campaign and the replaced runs stay on record (docs/maintainers.md). The archive is gzip
+# (`zcat superseded-runs.csv.gz` reads it): nothing reads it but people, and the repository's runs
+# are most of its size. Each call appends one gzip member; the first writes the header.
+#
+# Usage: tools/supersede-runs.sh DIR SPEC
+#   DIR   a GPU folder of a campaign (results/reference/nvidia-h100-80gb-hbm3)
+#   SPEC  the stages, as ./run.sh --stages takes them (13-21, 7a, p8-9)
+# Then: ./run.sh --reference --resume --stages SPEC (the runs of SPEC start again from 1).
+# Exit status: 0 moved (a line says how many runs of which stages); 2 a bad argument, one line.
+set -euo pipefail
+
+die() { echo "supersede-runs: $*" >&2; exit 2; }
+[[ $# -eq 2 ]] || die "usage: tools/supersede-runs.sh DIR SPEC (e.g. results/reference/nvidia-h200 13-21)"
+dir="$1"
+spec="$2"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+runs="$dir/runs.csv"
+archive="$dir/superseded-runs.csv.gz"
+[[ -f "$runs" ]] || die "no campaign in $dir: $runs is missing"
+[[ -w "$dir" && -w "$runs" ]] || die "cannot write $dir"
+stages="$("$root/tools/stages" select "$spec" 2>&1)" || die "${stages#*: }"
+
+header="$(head -n 1 "$runs")"
+[[ "$header" == order,run,stage,* ]] || die "$runs is not a campaign's runs.csv (header: ${header:0:40})"
+if [[ -f "$archive" ]]; then
+    archived_header="$(zcat "$archive" | head -n 1)"
+    # The first 15 columns are every campaign's; the 16th (image) came later.
+    [[ "${archived_header%,image}" == "${header%,image}" ]] || die "$archive has another header: $archived_header"
+fi
+
+pattern="^($(paste -sd'|' <<<"$stages"))\$"
+moving="$dir/.superseding.$$" keeping="$runs.new.$$"
+trap 'rm -f "$moving" "$keeping" "$archive.new.$$"' EXIT
+awk -F',' -v p="$pattern" -v moving="$moving" 'NR == 1 { print; next } $3 ~ p { print > moving; next } { print }' \
+    "$runs" >"$keeping"
+count="$(awk -F',' '$12 == "total"' "$moving" | wc -l)"
+if [[ -s "$moving" ]]; then
+    { [[ -f "$archive" ]] || echo "$header"; cat "$moving"; } | gzip -9 >"$archive.new.$$"
+    cat "$archive.new.$$" >>"$archive"
+    mv "$keeping" "$runs"
+fi
+echo "supersede-runs: moved $count runs of $(wc -l <<<"$stages") stage(s) ($spec) from $runs to $archive"
