@@ -399,7 +399,9 @@ void options_print_usage(FILE *out, const char *program, const char *accepted_na
     if (accepted & OPTION_ESTIMATOR)
         fprintf(out,
                 "  --estimator E   what a sample estimates: path (default), nee (next-event\n"
-                "                  estimation) or light-pool (nee from a shared pool of lights)\n");
+                "                  estimation), light-pool (nee from a shared pool of lights) or\n"
+                "                  reservoirs (nee whose camera-ray hits reuse their previous\n"
+                "                  frame's and neighbours' reservoirs: ReSTIR)\n");
     if (accepted & OPTION_THREADS)
         fprintf(out, "  --threads N     CPU threads (default: one per core)\n");
     fprintf(out, "  --help          this text\n");

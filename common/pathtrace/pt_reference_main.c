@@ -1,12 +1,13 @@
 /* build/pt-reference: renders a path-tracing scene on the CPU, the image every stage of the
  * track is checked against (common/pathtrace/SPEC.md), with the estimator the stage names
- * (--estimator path, nee or light-pool; section 6). */
+ * (--estimator path, nee, light-pool or reservoirs; section 6). */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "image.h"
 #include "options.h"
 #include "pathtrace/pt_reference.h"
+#include "pathtrace/pt_reservoirs.h" /* PT_ESTIMATOR_RESERVOIRS */
 #include "report.h"
 
 static const char *const program = "pt-reference";
@@ -28,8 +29,8 @@ int main(int argc, char **argv)
                                       : PT_ESTIMATOR_PATH;
     if (estimator < 0) {
         fprintf(stderr,
-                "%s: error: --estimator '%.40s': no such estimator; path, nee or light-pool "
-                "(see --help)\n",
+                "%s: error: --estimator '%.40s': no such estimator; path, nee, light-pool or "
+                "reservoirs (see --help)\n",
                 program, options.estimator);
         return 2;
     }
@@ -51,11 +52,14 @@ int main(int argc, char **argv)
         return 2;
     }
     size_t channels = (size_t)width * (size_t)height * 3;
+    /* the sums, the 8-bit image and what the estimator keeps per pixel (reservoirs) */
+    size_t needed = channels * (sizeof(unsigned long long) + 1) +
+                    (size_t)width * (size_t)height * pt_reference_pixel_bytes(estimator);
     unsigned long long *sums = calloc(channels, sizeof *sums);
     struct image image;
     if (!sums || image_alloc(&image, width, height)) {
         fprintf(stderr, "%s: error: out of host memory: %dx%d needs %zu bytes\n", program, width,
-                height, channels * (sizeof *sums + 1));
+                height, needed);
         free(sums);
         pt_scene_free(&scene);
         return 2;
@@ -65,6 +69,14 @@ int main(int argc, char **argv)
     unsigned long long rays =
         pt_reference_render(&world, estimator, samples, options.threads, sums);
     double elapsed = timer_now_us() - start;
+    if (rays == PT_REFERENCE_OUT_OF_MEMORY) {
+        fprintf(stderr, "%s: error: out of host memory: %dx%d needs %zu bytes\n", program, width,
+                height, needed);
+        image_free(&image);
+        free(sums);
+        pt_scene_free(&scene);
+        return 2;
+    }
     for (size_t c = 0; c < channels; ++c)
         image.rgb[c] = pt_pixel_channel(sums[c], samples);
     int status = 0;

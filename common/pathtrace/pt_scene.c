@@ -2,6 +2,7 @@
  * section 1 (common/scene_text.c) with the track's keywords and materials. */
 #include "pathtrace/pt_scene.h"
 
+#include "pathtrace/pt_reservoirs.h" /* PT_ALL_ESTIMATORS */
 #include "scene.h" /* SCENE_MAX_SIDE, scene_check_size, SCENE_ERROR_BYTES */
 #include "scene_text.h"
 
@@ -56,16 +57,18 @@ const char *pt_material_name(int kind)
     return kind >= 0 && kind < PT_MATERIAL_KINDS ? materials[kind].name : "unknown";
 }
 
-static const char *const estimator_names[PT_ESTIMATORS] = {"path", "nee", "light-pool"};
+static const char *const estimator_names[PT_ALL_ESTIMATORS] = {"path", "nee", "light-pool",
+                                                                "reservoirs"};
 
 const char *pt_estimator_name(int estimator)
 {
-    return estimator >= 0 && estimator < PT_ESTIMATORS ? estimator_names[estimator] : "unknown";
+    return estimator >= 0 && estimator < PT_ALL_ESTIMATORS ? estimator_names[estimator]
+                                                           : "unknown";
 }
 
 int pt_estimator_from_name(const char *name)
 {
-    for (int e = 0; e < PT_ESTIMATORS; ++e)
+    for (int e = 0; e < PT_ALL_ESTIMATORS; ++e)
         if (strcmp(name, estimator_names[e]) == 0)
             return e;
     return -1;

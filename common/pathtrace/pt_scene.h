@@ -41,7 +41,8 @@ struct pt_world pt_scene_world(const struct pt_scene *scene, int width, int heig
 /* "diffuse", "mirror", ... */
 const char *pt_material_name(int kind);
 
-/* "path", "nee", "light-pool" (enum pt_estimator); and back (-1: no such estimator). */
+/* "path", "nee", "light-pool" (enum pt_estimator), "reservoirs" (PT_ESTIMATOR_RESERVOIRS,
+ * pathtrace/pt_reservoirs.h); and back (-1: no such estimator). */
 const char *pt_estimator_name(int estimator);
 int pt_estimator_from_name(const char *name);
 

@@ -56,7 +56,9 @@ struct track_run *track_prepare(const struct options *options, struct report *re
 {
     struct track_run *run = &the_run;
     run->estimator = pt_estimator_from_name(stage_manifest.estimator);
-    if (run->estimator < 0) {
+    /* PT_ESTIMATORS counts the estimators the GPU ray count (common/count_rays.cu) knows:
+     * reservoirs (SPEC.md section 6), so far build/pt-reference's alone, is not one of them. */
+    if (run->estimator < 0 || run->estimator >= PT_ESTIMATORS) {
         snprintf(error, error_size, "stages/%s/manifest names estimator '%s', which is none of "
                  "path, nee or light-pool", stage_manifest.name, stage_manifest.estimator);
         return NULL;
