@@ -1,11 +1,13 @@
 /* Counts the rays an image needs, for the report's rays per second, with the reference
  * arithmetic (the main track's spec_trace.h, the path tracer's pt_math.h). It runs after the
  * timed phases, so no stage has to count. One kernel for both tracks: only a pixel's count
- * differs. */
+ * differs. The reservoirs estimator (pt_reservoirs.h), whose samples depend on the frame before
+ * and on the neighbours, has two kernels of its own a frame: the CPU reference's two sweeps. */
 #include "bvh.h"
 #include "count_rays.h"
 #include "cpu_reference.h" /* CPU_REFERENCE_BVH_FROM */
 #include "cuda_check.h"
+#include "pathtrace/pt_reservoirs.h"
 
 #define COUNT_BLOCK 128
 
@@ -101,6 +103,121 @@ extern "C" unsigned long long gpu_count_rays(const struct scene *scene, int widt
     return rays;
 }
 
+/* ---- reservoirs (common/pathtrace/SPEC.md section 6): frame by frame, as the CPU reference -- */
+
+/* The reservoirs' buffers on the GPU, laid out as build/pt-reference lays them out on the host
+ * (pt_reference.c): 30 float arrays, then 4 int arrays, of one entry a pixel each, 136 bytes a
+ * pixel in one allocation. */
+struct count_reservoirs {
+    struct pt_primary_buffers hits[2]; /* frame s writes hits[s % 2], reads hits[(s + 1) % 2] */
+    struct pt_reservoir_buffers current, final;
+};
+
+#define COUNT_FLOATS_PER_PIXEL 30
+#define COUNT_INTS_PER_PIXEL 4
+
+/* Points every array of r into block, pixels entries each, in pt_reference.c's order. */
+static void count_reservoirs_carve(struct count_reservoirs *r, float *block, size_t pixels)
+{
+    float **float_arrays[COUNT_FLOATS_PER_PIXEL] = {
+        &r->hits[0].point_x,  &r->hits[0].point_y,   &r->hits[0].point_z,
+        &r->hits[0].normal_x, &r->hits[0].normal_y,  &r->hits[0].normal_z,
+        &r->hits[0].albedo_r, &r->hits[0].albedo_g,  &r->hits[0].albedo_b,
+        &r->hits[0].depth,    &r->hits[1].point_x,   &r->hits[1].point_y,
+        &r->hits[1].point_z,  &r->hits[1].normal_x,  &r->hits[1].normal_y,
+        &r->hits[1].normal_z, &r->hits[1].albedo_r,  &r->hits[1].albedo_g,
+        &r->hits[1].albedo_b, &r->hits[1].depth,     &r->current.normal_x,
+        &r->current.normal_y, &r->current.normal_z,  &r->current.weight_sum,
+        &r->current.target,   &r->final.normal_x,    &r->final.normal_y,
+        &r->final.normal_z,   &r->final.weight_sum,  &r->final.target};
+    for (int a = 0; a < COUNT_FLOATS_PER_PIXEL; ++a)
+        *float_arrays[a] = block + (size_t)a * pixels;
+    int *ints = (int *)(block + (size_t)COUNT_FLOATS_PER_PIXEL * pixels);
+    int **int_arrays[COUNT_INTS_PER_PIXEL] = {&r->current.light, &r->current.count,
+                                              &r->final.light, &r->final.count};
+    for (int a = 0; a < COUNT_INTS_PER_PIXEL; ++a)
+        *int_arrays[a] = ints + (size_t)a * pixels;
+}
+
+/* Passes 1 and 2 of frame `sample` for every pixel: pt_reference.c's primary_and_temporal_row. */
+__global__ void count_reservoirs_primary(struct pt_world world, struct count_reservoirs r,
+                                         unsigned sample)
+{
+    long long pixel = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (pixel >= (long long)world.width * world.height)
+        return;
+    unsigned p = (unsigned)pixel;
+    int i = (int)(pixel % world.width), j = (int)(pixel / world.width);
+    struct pt_primary_hit hit;
+    struct pt_restir_reservoir current = pt_restir_primary(&world, i, j, sample, &hit);
+    if (r.final.count[p] > 0) /* none in frame 0, whose hits[(sample + 1) % 2] were never written */
+        current = pt_restir_temporal(&world, hit, current,
+                                     pt_primary_load(r.hits[(sample + 1) % 2], p),
+                                     pt_reservoir_load(r.final, p), p, sample);
+    pt_primary_store(r.hits[sample % 2], p, hit);
+    pt_reservoir_store(r.current, p, current);
+}
+
+/* Passes 3 and 4 of frame `sample` for every pixel (pt_reference.c's spatial_and_shade_row), the
+ * rays of pass 4 added into *total: the only rays the estimator counts (SPEC.md section 6). */
+__global__ void count_reservoirs_rays(struct pt_world world, struct count_reservoirs r,
+                                      unsigned sample, unsigned long long *total)
+{
+    __shared__ unsigned long long block_total;
+    if (threadIdx.x == 0)
+        block_total = 0;
+    __syncthreads();
+    long long pixel = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (pixel < (long long)world.width * world.height) {
+        unsigned p = (unsigned)pixel;
+        int i = (int)(pixel % world.width), j = (int)(pixel / world.width);
+        struct pt_restir_reservoir final = pt_restir_spatial(&world, r.hits[sample % 2], r.current,
+                                                             i, j, sample);
+        pt_reservoir_store(r.final, p, final);
+        int rays;
+        pt_restir_trace_sample(&world, i, j, sample, final, &rays);
+        atomicAdd(&block_total, (unsigned long long)rays);
+    }
+    __syncthreads();
+    if (threadIdx.x == 0)
+        atomicAdd(total, block_total);
+}
+
+/* The rays of `samples` frames of the reservoirs estimator; world already points at device
+ * memory. The buffers (136 bytes a pixel) are allocated here and freed before returning, and
+ * `final` starts as pt_restir_empty() at every pixel, as in the CPU reference. */
+static unsigned long long count_reservoirs_on_gpu(struct pt_world world, int samples)
+{
+    size_t pixels = (size_t)world.width * (size_t)world.height;
+    float *block;
+    CUDA_CHECK(cudaMalloc((void **)&block, pixels * (COUNT_FLOATS_PER_PIXEL * sizeof(float) +
+                                                     COUNT_INTS_PER_PIXEL * sizeof(int))));
+    struct count_reservoirs r;
+    count_reservoirs_carve(&r, block, pixels);
+    CUDA_CHECK(cudaMemset(r.final.normal_x, 0, pixels * sizeof(float)));
+    CUDA_CHECK(cudaMemset(r.final.normal_y, 0, pixels * sizeof(float)));
+    CUDA_CHECK(cudaMemset(r.final.normal_z, 0, pixels * sizeof(float)));
+    CUDA_CHECK(cudaMemset(r.final.weight_sum, 0, pixels * sizeof(float)));
+    CUDA_CHECK(cudaMemset(r.final.target, 0, pixels * sizeof(float)));
+    CUDA_CHECK(cudaMemset(r.final.light, 0xff, pixels * sizeof(int))); /* -1: none kept */
+    CUDA_CHECK(cudaMemset(r.final.count, 0, pixels * sizeof(int)));
+    unsigned long long *total;
+    CUDA_CHECK(cudaMalloc((void **)&total, sizeof *total));
+    CUDA_CHECK(cudaMemset(total, 0, sizeof *total));
+    unsigned blocks = (unsigned)((pixels + COUNT_BLOCK - 1) / COUNT_BLOCK);
+    for (int s = 0; s < samples; ++s) {
+        count_reservoirs_primary<<<blocks, COUNT_BLOCK>>>(world, r, (unsigned)s);
+        CUDA_CHECK_LAUNCH("count_reservoirs_primary");
+        count_reservoirs_rays<<<blocks, COUNT_BLOCK>>>(world, r, (unsigned)s, total);
+        CUDA_CHECK_LAUNCH("count_reservoirs_rays");
+    }
+    unsigned long long rays = 0;
+    CUDA_CHECK(cudaMemcpy(&rays, total, sizeof rays, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaFree(total));
+    CUDA_CHECK(cudaFree(block));
+    return rays;
+}
+
 extern "C" unsigned long long pt_gpu_count_rays(const struct pt_world *world, int samples,
                                                 int estimator)
 {
@@ -117,7 +234,9 @@ extern "C" unsigned long long pt_gpu_count_rays(const struct pt_world *world, in
     job.height = world->height;
     job.samples = samples;
     job.estimator = estimator;
-    unsigned long long rays = count_on_gpu(job);
+    unsigned long long rays = estimator == PT_ESTIMATOR_RESERVOIRS
+                                  ? count_reservoirs_on_gpu(job.paths, samples)
+                                  : count_on_gpu(job);
     CUDA_CHECK(cudaFree((void *)job.paths.spheres));
     CUDA_CHECK(cudaFree((void *)job.paths.materials));
     CUDA_CHECK(cudaFree((void *)job.paths.lights)); /* cudaFree(NULL) does nothing */

@@ -5,12 +5,15 @@
 #include <stdlib.h>
 
 #include "count_rays.h"
+#include "pathtrace/pt_reference.h" /* pt_reference_pixel_bytes */
+#include "pathtrace/pt_reservoirs.h" /* PT_ALL_ESTIMATORS */
 #include "pathtrace/pt_stage.h"
 #include "track.h"
 
 /* Generous bounds of what a stage holds per pixel, for the checks before anything is
  * allocated: the sums (24 B) and a frame of samples on the host; rays, hits, samples and sums
- * on the GPU. */
+ * on the GPU, and beside them the reservoirs' buffers where the estimator keeps some (136 B,
+ * pt_reference_pixel_bytes). */
 #define HOST_BYTES_PER_PIXEL 64
 #define DEVICE_BYTES_PER_PIXEL 128
 
@@ -56,11 +59,12 @@ struct track_run *track_prepare(const struct options *options, struct report *re
 {
     struct track_run *run = &the_run;
     run->estimator = pt_estimator_from_name(stage_manifest.estimator);
-    /* PT_ESTIMATORS counts the estimators the GPU ray count (common/count_rays.cu) knows:
-     * reservoirs (SPEC.md section 6), so far build/pt-reference's alone, is not one of them. */
-    if (run->estimator < 0 || run->estimator >= PT_ESTIMATORS) {
+    /* Every estimator of SPEC.md section 6, reservoirs (pathtrace/pt_reservoirs.h) included:
+     * the GPU ray count (common/count_rays.cu) knows them all. */
+    if (run->estimator < 0 || run->estimator >= PT_ALL_ESTIMATORS) {
         snprintf(error, error_size, "stages/%s/manifest names estimator '%s', which is none of "
-                 "path, nee or light-pool", stage_manifest.name, stage_manifest.estimator);
+                 "path, nee, light-pool or reservoirs", stage_manifest.name,
+                 stage_manifest.estimator);
         return NULL;
     }
     struct pt_scene *scene = &run->scene;
@@ -104,7 +108,7 @@ size_t track_host_bytes(const struct track_run *run)
 
 size_t track_device_bytes(const struct track_run *run)
 {
-    return pixels(run) * DEVICE_BYTES_PER_PIXEL;
+    return pixels(run) * (DEVICE_BYTES_PER_PIXEL + pt_reference_pixel_bytes(run->estimator));
 }
 
 void track_render(struct track_run *run)
