@@ -1,8 +1,8 @@
 /* Every stage of the path-tracing track (build/pNN-name and side stages build/pNNx-name; not the
  * kernel benchmarks build/<stage>-bench) on a GPU: the CPU reference's image of
  * scenes/pt-quick.scene with the stage's own estimator (the "estimator: NAME" line of its
- * --help; tests/golden/pt-quick.png, pt-quick-nee.png, pt-quick-light-pool.png) to the last
- * pixel, the CPU reference's ray count, the same for the many-lights stages on
+ * --help; tests/golden/pt-quick.png, pt-quick-nee.png, pt-quick-light-pool.png,
+ * pt-quick-reservoirs.png) to the last pixel, the CPU reference's ray count, the same for the many-lights stages on
  * scenes/pt-many-lights.scene (a small size, expected images computed here), and a report that
  * tells where the samples are accumulated. Skipped, with the reason, without a GPU (the --help
  * checks run anyway). Run from the repository root. */
@@ -12,6 +12,7 @@
 
 #include "image.h"
 #include "pathtrace/pt_reference.h"
+#include "pathtrace/pt_reservoirs.h" /* PT_ESTIMATOR_RESERVOIRS, PT_ALL_ESTIMATORS */
 #include "pathtrace/pt_scene.h"
 
 #define MAX_STAGES 64
@@ -25,10 +26,11 @@
 static const struct {
     const char *golden;
     double rays;
-} quick[PT_ESTIMATORS] = {
+} quick[PT_ALL_ESTIMATORS] = {
     [PT_ESTIMATOR_PATH] = {"tests/golden/pt-quick.png", 257567.0},
     [PT_ESTIMATOR_NEE] = {"tests/golden/pt-quick-nee.png", 341833.0},
     [PT_ESTIMATOR_LIGHT_POOL] = {"tests/golden/pt-quick-light-pool.png", 341647.0},
+    [PT_ESTIMATOR_RESERVOIRS] = {"tests/golden/pt-quick-reservoirs.png", 343193.0},
 };
 /* From this stage on the samples are added up on the device: no host_accumulate (nor
  * frame_copy) part in the kernel phase, and only the sums come back, once (width*height*3
@@ -188,7 +190,7 @@ static void every_stage_renders_the_golden_image_with_the_reference_ray_count(vo
     int failures = 0;
     for (int k = 0; k < stage_count; ++k) {
         int e = stage_estimators[k];
-        assert_true(e >= 0 && e < PT_ESTIMATORS);
+        assert_true(e >= 0 && e < PT_ALL_ESTIMATORS);
         struct image golden, image;
         char error[IMAGE_ERROR_BYTES];
         assert_int_equal(image_read(quick[e].golden, &golden, error, sizeof error), 0);
@@ -218,14 +220,14 @@ static void many_lights_stages_match_the_reference_on_their_scene(void **state)
     (void)state;
     SKIP_WITHOUT_GPU();
     const int width = 64, height = 48, samples = 2;
-    struct image expected[PT_ESTIMATORS];
-    double rays[PT_ESTIMATORS];
-    int made[PT_ESTIMATORS] = {0}, failures = 0, checked = 0;
+    struct image expected[PT_ALL_ESTIMATORS];
+    double rays[PT_ALL_ESTIMATORS];
+    int made[PT_ALL_ESTIMATORS] = {0}, failures = 0, checked = 0;
     for (int k = 0; k < stage_count; ++k) {
         int e = stage_estimators[k];
         if (e == PT_ESTIMATOR_PATH)
             continue;
-        assert_true(e >= 0 && e < PT_ESTIMATORS);
+        assert_true(e >= 0 && e < PT_ALL_ESTIMATORS);
         if (!made[e]) {
             expected[e] = reference_image(MANY_LIGHTS_SCENE, width, height, samples, e, &rays[e]);
             made[e] = 1;
@@ -244,7 +246,7 @@ static void many_lights_stages_match_the_reference_on_their_scene(void **state)
         image_free(&image);
         ++checked;
     }
-    for (int e = 0; e < PT_ESTIMATORS; ++e)
+    for (int e = 0; e < PT_ALL_ESTIMATORS; ++e)
         if (made[e])
             image_free(&expected[e]);
     if (checked == 0)
@@ -299,14 +301,14 @@ static void samples_and_size_override_the_scene(void **state)
     (void)state;
     SKIP_WITHOUT_GPU();
     const int width = 40, height = 24, samples = 3;
-    struct image expected[PT_ESTIMATORS];
-    double rays[PT_ESTIMATORS];
-    for (int e = 0; e < PT_ESTIMATORS; ++e)
+    struct image expected[PT_ALL_ESTIMATORS];
+    double rays[PT_ALL_ESTIMATORS];
+    for (int e = 0; e < PT_ALL_ESTIMATORS; ++e)
         expected[e] = reference_image(QUICK_SCENE, width, height, samples, e, &rays[e]);
     int failures = 0;
     for (int k = 0; k < stage_count; ++k) {
         int e = stage_estimators[k];
-        assert_true(e >= 0 && e < PT_ESTIMATORS);
+        assert_true(e >= 0 && e < PT_ALL_ESTIMATORS);
         struct image image;
         struct command_result *r = run_stage(k, "--samples 3 --size 40x24", "small", &image);
         double reported = metric(r->out, "samples_per_pixel");
@@ -320,7 +322,7 @@ static void samples_and_size_override_the_scene(void **state)
             ++failures;
         image_free(&image);
     }
-    for (int e = 0; e < PT_ESTIMATORS; ++e)
+    for (int e = 0; e < PT_ALL_ESTIMATORS; ++e)
         image_free(&expected[e]);
     assert_int_equal(failures, 0);
 }
