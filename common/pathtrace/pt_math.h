@@ -531,6 +531,30 @@ PT_FN struct pt_light_sample pt_candidate(const struct pt_world *world, int esti
                                 world->light_count);
 }
 
+/* Next-event estimation at diffuse hit `at` of event `event`: PT_NEE_CANDIDATES candidates
+ * (pt_candidate) into a reservoir, one shadow ray to the kept one (counted in *rays), and what
+ * it brings if nothing blocks it; zero when no candidate is kept or the ray is blocked. */
+PT_FN struct spec_vec3 pt_next_event(const struct pt_world *world, int estimator, unsigned pixel,
+                                     unsigned sample, unsigned event, struct pt_shading_point at,
+                                     struct spec_vec3 throughput, int *rays)
+{
+    struct pt_reservoir reservoir;
+    pt_reservoir_start(&reservoir);
+    for (int c = 0; c < PT_NEE_CANDIDATES; ++c)
+        pt_reservoir_add(&reservoir, at, pt_candidate(world, estimator, pixel, sample, event, c),
+                         pt_reservoir_choice(pixel, sample, event, c));
+    if (reservoir.sphere < 0)
+        return spec_v3(0.0f, 0.0f, 0.0f);
+    struct spec_vec3 shadow_origin, shadow_direction;
+    float shadow_t;
+    pt_shadow_ray(at, &reservoir, &shadow_origin, &shadow_direction);
+    int blocker = pt_closest_hit(world, shadow_origin, shadow_direction, &shadow_t);
+    ++*rays;
+    if (blocker != reservoir.sphere)
+        return spec_v3(0.0f, 0.0f, 0.0f);
+    return pt_nee_contribution(&reservoir, throughput);
+}
+
 /* One sample with the given estimator (enum pt_estimator); *rays counts every ray traced,
  * shadow rays included. The path estimator is pt_trace_sample; nee and light-pool (with at
  * least one light) add, at each diffuse hit but the last segment's, what one light sample
@@ -567,21 +591,8 @@ PT_FN struct spec_vec3 pt_trace_sample_with(const struct pt_world *world, int es
             struct pt_shading_point at;
             pt_hit_surface(world->spheres[hit], origin, direction, t, &at.point, &at.normal);
             at.albedo = material.colour;
-            struct pt_reservoir reservoir;
-            pt_reservoir_start(&reservoir);
-            for (int c = 0; c < PT_NEE_CANDIDATES; ++c)
-                pt_reservoir_add(&reservoir, at,
-                                 pt_candidate(world, estimator, pixel, sample, event, c),
-                                 pt_reservoir_choice(pixel, sample, event, c));
-            if (reservoir.sphere >= 0) {
-                struct spec_vec3 shadow_origin, shadow_direction;
-                float shadow_t;
-                pt_shadow_ray(at, &reservoir, &shadow_origin, &shadow_direction);
-                int blocker = pt_closest_hit(world, shadow_origin, shadow_direction, &shadow_t);
-                ++*rays;
-                if (blocker == reservoir.sphere)
-                    radiance = spec_add(radiance, pt_nee_contribution(&reservoir, throughput));
-            }
+            radiance = spec_add(radiance, pt_next_event(world, estimator, pixel, sample, event, at,
+                                                        throughput, rays));
         }
         if (scatter.event == PT_ABSORBED)
             break;

@@ -353,9 +353,9 @@ PT_FN struct spec_vec3 pt_restir_contribution(struct pt_restir_reservoir r, floa
  * next-event estimation at the camera ray's diffuse hit (segment 0 < max_depth - 1), which is
  * one shadow ray to the sample `primary` (the pixel's reservoir after pass 3) keeps, if it keeps
  * one; *rays counts every ray traced, that shadow ray included. Without lights: the path
- * estimator. The loop is pt_trace_sample_with's, copied rather than given a hook so that
- * pt_math.h, which every GPU stage compiles, stays as it is; tests/test_pt_reference.c checks
- * that with an untouched initial reservoir the two agree to the bit. */
+ * estimator. The loop is pt_trace_sample_with's and the later hits' estimation is its
+ * pt_next_event; only the camera hit's differs. tests/test_pt_reference.c checks that with an
+ * untouched initial reservoir the two agree to the bit. */
 PT_FN struct spec_vec3 pt_restir_trace_sample(const struct pt_world *world, int i, int j,
                                               unsigned sample, struct pt_restir_reservoir primary,
                                               int *rays)
@@ -388,11 +388,11 @@ PT_FN struct spec_vec3 pt_restir_trace_sample(const struct pt_world *world, int 
             struct pt_shading_point at;
             pt_hit_surface(world->spheres[hit], origin, direction, t, &at.point, &at.normal);
             at.albedo = material.colour;
-            struct spec_vec3 shadow_origin = spec_add(at.point, spec_scale(PT_SURFACE_OFFSET,
-                                                                           at.normal));
-            float shadow_t;
             if (segment == 0) {
                 if (primary.light >= 0) {
+                    struct spec_vec3 shadow_origin =
+                        spec_add(at.point, spec_scale(PT_SURFACE_OFFSET, at.normal));
+                    float shadow_t;
                     struct pt_light_sample s = pt_restir_sample(world, primary);
                     float geometry;
                     struct spec_vec3 colour;
@@ -405,22 +405,8 @@ PT_FN struct spec_vec3 pt_restir_trace_sample(const struct pt_world *world, int 
                                                                              colour, throughput));
                 }
             } else {
-                struct pt_reservoir reservoir;
-                pt_reservoir_start(&reservoir);
-                for (int c = 0; c < PT_NEE_CANDIDATES; ++c)
-                    pt_reservoir_add(&reservoir, at,
-                                     pt_candidate(world, PT_ESTIMATOR_NEE, pixel, sample, event, c),
-                                     pt_reservoir_choice(pixel, sample, event, c));
-                if (reservoir.sphere >= 0) {
-                    struct spec_vec3 shadow_direction;
-                    pt_shadow_ray(at, &reservoir, &shadow_origin, &shadow_direction);
-                    int blocker = pt_closest_hit(world, shadow_origin, shadow_direction,
-                                                 &shadow_t);
-                    ++*rays;
-                    if (blocker == reservoir.sphere)
-                        radiance = spec_add(radiance,
-                                            pt_nee_contribution(&reservoir, throughput));
-                }
+                radiance = spec_add(radiance, pt_next_event(world, PT_ESTIMATOR_NEE, pixel, sample,
+                                                            event, at, throughput, rays));
             }
         }
         if (scatter.event == PT_ABSORBED)
