@@ -8,6 +8,15 @@
 #include "image.h"
 #include "pathtrace/pt_stage.h"
 
+static void write_image_or_exit(struct pt_render_job *job, const struct image *image)
+{
+    char error[IMAGE_ERROR_BYTES];
+    if (image_write(job->output_path, image, error, sizeof error)) {
+        fprintf(stderr, "%s: error: %s\n", cuda_check_program, error);
+        exit(1);
+    }
+}
+
 void pt_render_job_sums_ready(struct pt_render_job *job, const unsigned long long *sums)
 {
     job->report->host_memory = gpu_host_memory_kind(sums);
@@ -23,12 +32,20 @@ void pt_render_job_sums_ready(struct pt_render_job *job, const unsigned long lon
     size_t channels = (size_t)job->width * (size_t)job->height * 3;
     for (size_t c = 0; c < channels; ++c)
         image.rgb[c] = pt_pixel_channel(sums[c], job->samples);
-    char error[IMAGE_ERROR_BYTES];
-    if (image_write(job->output_path, &image, error, sizeof error)) {
-        fprintf(stderr, "%s: error: %s\n", cuda_check_program, error);
-        exit(1);
-    }
+    write_image_or_exit(job, &image);
     image_free(&image);
+    job->report->image_write_us = timer_now_us() - start;
+    job->report->image_path = job->output_path;
+}
+
+void pt_render_job_frame_ready_rgb8(struct pt_render_job *job, const unsigned char *rgb)
+{
+    job->report->host_memory = gpu_host_memory_kind(rgb);
+    if (!job->output_path)
+        return;
+    double start = timer_now_us();
+    struct image image = {job->width, job->height, (unsigned char *)rgb}; /* written, not freed */
+    write_image_or_exit(job, &image);
     job->report->image_write_us = timer_now_us() - start;
     job->report->image_path = job->output_path;
 }

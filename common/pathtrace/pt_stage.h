@@ -35,7 +35,8 @@ struct pt_render_job {
 
 /* Renders job->samples frames, timing each phase into job->report, and calls
  * pt_render_job_sums_ready() once the pixel sums (width * height * 3, RGB, in SPEC.md section 4's
- * fixed point) are on the host, before host memory is freed. With job->record_dir, saves the
+ * fixed point) are on the host, or pt_render_job_frame_ready_rgb8() once the 8-bit image made
+ * from them on the device is, before host memory is freed. With job->record_dir, saves the
  * state before segment job->record_segment of frame 0 (pt_record_write). */
 void stage_render(struct pt_render_job *job);
 
@@ -46,6 +47,10 @@ void stage_bench(const struct pt_record *record, const struct pt_scene *scene, i
 
 /* Common: notes the host memory kind, writes the image if asked (timed apart). */
 void pt_render_job_sums_ready(struct pt_render_job *job, const unsigned long long *sums);
+
+/* The same for a stage that resolves its pixels on the device (SPEC.md section 4 allows it):
+ * rgb is the 8-bit image, width * height * 3 bytes, each channel pt_pixel_channel of its sum. */
+void pt_render_job_frame_ready_rgb8(struct pt_render_job *job, const unsigned char *rgb);
 
 /* Common: 0 when the stage's data structures hold the scene's spheres, else -1 and a message. */
 int pt_stage_holds_scene(const char *scene_path, const struct pt_scene *scene, char *error,
