@@ -194,7 +194,8 @@ def change_cell(summary, stage):
     if sm.is_pt_stage(stage):
         rays = sm.median(summary, stage, "rays_per_second")
         if base:
-            return f"rays/s {times(rays, sm.median(summary, base, 'rays_per_second')) or '–'}"
+            return (f"rays/s {times(rays, sm.median(summary, base, 'rays_per_second')) or '–'}, "
+                    f"total {times(sm.median(summary, base, 'total'), sm.median(summary, stage, 'total')) or '–'}")
         scene = sm.campaign_scene(stage)
         if scene:
             return f"{rays / 1e6:,.0f} M rays/s on `{os.path.basename(scene)}`" if rays else "–"
@@ -270,10 +271,16 @@ def headline_block(folders):
                 text += f"; in steady state a frame takes {steady / 1000:.2f} ms"
             first_pt, last_pt = (pt[0], pt[-1]) if pt else (None, None)
             if first_pt in summary and last_pt in summary:
+                # The fastest render loop of the chain (later stages trade a little of it for the
+                # whole frame), and the whole frame of the last stage.
+                fastest = max(pt, key=lambda s: sm.median(summary, s, "rays_per_second") or 0)
                 r0, r1 = (sm.median(summary, first_pt, "rays_per_second"),
-                          sm.median(summary, last_pt, "rays_per_second"))
+                          sm.median(summary, fastest, "rays_per_second"))
+                f0, f1 = sm.median(summary, first_pt, "total"), sm.median(summary, last_pt, "total")
                 text += (f". The path tracer: {r0 / 1e6:.1f} M rays/s ({first_pt[:3]}) to "
-                         f"{r1 / 1e9:.1f} G rays/s ({last_pt[:3]}), {r1 / r0:,.0f}x")
+                         f"{r1 / 1e9:.1f} G rays/s ({fastest[:3]}), {r1 / r0:,.0f}x; its whole "
+                         f"frame from {f0 / 1000:,.0f} ms ({first_pt[:3]}) to {f1 / 1000:.1f} ms "
+                         f"({last_pt[:3]})")
             lines.append(text + ".")
     if not lines:
         return "No measurements yet: run `./run.sh`."

@@ -5,7 +5,7 @@
  * copies it through a page-locked staging buffer of its own, chunk by chunk, and the first
  * write to each 4 KiB page of the destination faults. Here the stage maps the image's memory
  * itself as stage 09 of the main chain does (common/host_pages.c): anonymous memory advised to
- * use 2 MiB pages, its first touch spread over the CPU cores, then registered with
+ * use 2 MiB pages, its first touch spread over threads (one a page here), then registered with
  * cudaHostRegister, so the copy is one DMA straight into it. Each step is timed as a part of
  * its phase.
  *
