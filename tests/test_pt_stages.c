@@ -39,6 +39,9 @@ static const struct {
 /* From this stage on the pixels are resolved on the device too: the 8-bit image comes back
  * (width*height*3 bytes), not the sums. */
 #define FIRST_DEVICE_IMAGE_STAGE 10
+/* From this stage on the image is copied into page-locked (registered) host memory: the
+ * report's host_memory column says pinned; before it, pageable. */
+#define FIRST_PINNED_IMAGE_STAGE 11
 
 static char stage_paths[MAX_STAGES][256];
 static int stage_estimators[MAX_STAGES]; /* enum pt_estimator; -1: its --help names none */
@@ -260,7 +263,8 @@ static void many_lights_stages_match_the_reference_on_their_scene(void **state)
 /* p01 to p05a copy each frame back and add it up on the host (a host_accumulate part of the
  * kernel phase, and at least a float RGB per pixel per frame copied back); from p06 the sums
  * stay on the device until the end: no host_accumulate, and exactly width*height*3*8 bytes back;
- * from p10 the 8-bit image made on the device: width*height*3 bytes back. */
+ * from p10 the 8-bit image made on the device: width*height*3 bytes back; from p11 into pinned
+ * host memory. */
 static void reports_tell_where_samples_are_accumulated(void **state)
 {
     (void)state;
@@ -291,6 +295,13 @@ static void reports_tell_where_samples_are_accumulated(void **state)
                                   : "a positive host_accumulate part and a frame_copy part, at "
                                     "least 12 bytes per pixel per frame back",
                         on_device ? back : pixels * 12 * QUICK_SAMPLES);
+            ++failures;
+        }
+        const char *host_memory =
+            stage_number(k) >= FIRST_PINNED_IMAGE_STAGE ? ",pinned," : ",pageable,";
+        if (!strstr(r->out, host_memory)) {
+            print_error("%s: expected host memory %s in its report:\n%.300s\n", stage_name(k),
+                        host_memory, r->out);
             ++failures;
         }
         assert_true(metric(r->out, "kernel_events") > 0);
