@@ -277,10 +277,12 @@ def headline_block(folders):
                 r0, r1 = (sm.median(summary, first_pt, "rays_per_second"),
                           sm.median(summary, fastest, "rays_per_second"))
                 f0, f1 = sm.median(summary, first_pt, "total"), sm.median(summary, last_pt, "total")
+                last_of_chain = [s for s in chain if sm.is_pt_stage(s)][-1]
+                not_yet = "" if last_pt == last_of_chain else ", the last stage timed on this GPU"
                 text += (f". The path tracer: {r0 / 1e6:.1f} M rays/s ({first_pt[:3]}) to "
                          f"{r1 / 1e9:.1f} G rays/s ({fastest[:3]}), {r1 / r0:,.0f}x; its whole "
                          f"frame from {f0 / 1000:,.0f} ms ({first_pt[:3]}) to {f1 / 1000:.1f} ms "
-                         f"({last_pt[:3]})")
+                         f"({last_pt[:3]}{not_yet})")
             lines.append(text + ".")
     if not lines:
         return "No measurements yet: run `./run.sh`."
@@ -455,8 +457,9 @@ def sweep_block(stage, option, results):
         parts += [f"**{sm.gpu_of(rows)}** ([raw runs](../../{RESULTS_LINK}/{slug}/sweeps/{stage}--{option}.csv)); "
                   f"{timed}:", "", sweep_table(rows, sm.is_pt_stage(stage)), ""]
     if not parts:
-        parts = [f"No sweep of `--{option}` yet: run `tools/sweep.sh --reference --stage {stage} "
-                 f"--option --{option} --values V1,V2,...`.", ""]
+        parts = [f"No sweep of `--{option}` in the course's data yet. Yours: `tools/sweep.sh --stage "
+                 f"{stage} --option --{option} --values V1,V2,...` (into results/local/; the "
+                 f"course's own with `--reference`).", ""]
     return "\n".join(parts).rstrip()
 
 
