@@ -45,13 +45,31 @@ static void copy_name(const char *name, char *out, size_t size)
             *c = ' ';
 }
 
+/* CUDA answers "driver version is insufficient" both where no NVIDIA driver is installed (a
+ * machine without a GPU) and where the driver is older than the runtime: say which. */
+static void insufficient_driver_reason(char *why, size_t size)
+{
+    int driver = 0, runtime = 0;
+    if (cudaDriverGetVersion(&driver) != cudaSuccess || driver == 0) {
+        snprintf(why, size, ": no NVIDIA driver is installed");
+        return;
+    }
+    if (cudaRuntimeGetVersion(&runtime) != cudaSuccess)
+        return;
+    snprintf(why, size, ": the driver supports CUDA %d.%d, this program was built with CUDA %d.%d",
+             driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10);
+}
+
 enum gpu_status gpu_open(int device, struct report *report, char *error, size_t error_size)
 {
     int count = 0;
     cudaError_t result = cudaGetDeviceCount(&count);
     if (result != cudaSuccess || count == 0) {
-        snprintf(error, error_size, "no CUDA-capable GPU found (cudaGetDeviceCount: %s)",
-                 result == cudaSuccess ? "0 devices" : cudaGetErrorString(result));
+        char why[128] = "";
+        if (result == cudaErrorInsufficientDriver)
+            insufficient_driver_reason(why, sizeof why);
+        snprintf(error, error_size, "no CUDA-capable GPU found (cudaGetDeviceCount: %s%s)",
+                 result == cudaSuccess ? "0 devices" : cudaGetErrorString(result), why);
         return GPU_NONE;
     }
     if (device >= count) {

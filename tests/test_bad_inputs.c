@@ -409,17 +409,37 @@ static void scene_refuses_more_than_max_spheres(void **state)
     free(text);
 }
 
+/* On a machine without a GPU a stage says so in one line, and where CUDA's own words ("driver
+ * version is insufficient") would send a student to upgrade a driver that is not there, it says
+ * which: no driver at all, or one older than the runtime. */
+static void without_a_gpu_the_message_says_why(void **state)
+{
+    (void)state;
+    char reason[512];
+    if (gpu_available(reason, sizeof reason)) {
+        print_message("# skipped: a GPU here\n");
+        skip();
+    }
+    print_message("# %s\n", reason);
+    assert_non_null(strstr(reason, "no CUDA-capable GPU found"));
+    if (strstr(reason, "insufficient"))
+        assert_true(strstr(reason, ": no NVIDIA driver is installed)") ||
+                    strstr(reason, ": the driver supports CUDA "));
+}
+
 int main(void)
 {
     if (!getcwd(repository, sizeof repository) || load_table() != 0)
         return 1;
     find_programs();
-    static struct CMUnitTest tests[MAX_ROWS + 2];
+    static struct CMUnitTest tests[MAX_ROWS + 3];
     int n = 0;
     tests[n++] = (struct CMUnitTest){"table_covers_the_bad_scenes", table_covers_the_bad_scenes,
                                      NULL, NULL, NULL};
     tests[n++] = (struct CMUnitTest){"scene_refuses_more_than_max_spheres",
                                      scene_refuses_more_than_max_spheres, NULL, NULL, NULL};
+    tests[n++] = (struct CMUnitTest){"without_a_gpu_the_message_says_why",
+                                     without_a_gpu_the_message_says_why, NULL, NULL, NULL};
     for (int i = 0; i < row_count; ++i)
         tests[n++] = (struct CMUnitTest){rows[i].name, run_row, NULL, NULL, &rows[i]};
     return _cmocka_run_group_tests("bad_inputs", tests, (size_t)n, NULL, NULL);
