@@ -367,7 +367,10 @@ void options_print_usage(FILE *out, const char *program, const char *accepted_na
             (accepted & OPTION_SAMPLES) ? OPTIONS_DEFAULT_PT_SCENE : OPTIONS_DEFAULT_SCENE);
     fprintf(out, "  --size WxH      override the scene's image size (%d to %d per side)\n",
             SCENE_MIN_SIDE, SCENE_MAX_SIDE);
-    fprintf(out, "  --output FILE   write the image, .png or .ppm (default: no image)\n");
+    /* The stages write an image only when asked; the references (no GPU options) exist to
+     * write one, and refuse to run without --output. */
+    fprintf(out, "  --output FILE   write the image, .png or .ppm (%s)\n",
+            (accepted & OPTION_GPU) ? "default: no image" : "required");
     if (accepted & OPTION_GPU) {
         fprintf(out, "  --csv           print the timings as CSV, one line per phase and metric\n");
         fprintf(out, "  --device N      CUDA device to use (default 0)\n");

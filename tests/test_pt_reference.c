@@ -1322,6 +1322,10 @@ static void program_writes_the_image_and_prints_the_rays(void **state)
     assert_int_equal(r->exit_code, 2);
     assert_string_equal(r->out, "");
     assert_string_equal(r->err, "pt-reference: error: --output FILE is required\n");
+    /* ... as its --help says. */
+    r = run_shell("%s/pt-reference --help", test_build_dir());
+    assert_int_equal(r->exit_code, 0);
+    assert_non_null(strstr(r->out, "--output FILE   write the image, .png or .ppm (required)"));
     remove_temporary_folder(folder);
 }
 
