@@ -130,7 +130,7 @@ STAGES := $(shell tools/stages list main)
 STAGE_BINS := $(addprefix $(BUILD)/,$(STAGES))
 HOST_SOURCES := scene scene_text files options report image png_encode png_deflate png_filter \
                 adler32_combine cpu_reference parallel_rows host_pages bvh \
-                pathtrace/pt_scene pathtrace/pt_record pathtrace/pt_reference pathtrace/pt_job
+                frame_out pathtrace/pt_scene pathtrace/pt_record pathtrace/pt_reference pathtrace/pt_job
 HOST_OBJECTS := $(addprefix $(BUILD)/obj/,$(addsuffix .o,$(HOST_SOURCES)))
 STAGE_OBJECTS := $(BUILD)/obj/stage_main.o $(BUILD)/obj/main_track.o $(BUILD)/obj/gpu.o \
                  $(BUILD)/obj/count_rays.o

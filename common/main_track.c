@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "count_rays.h"
+#include "frame_out.h"
 #include "gpu.h"
 #include "image.h"
 #include "png_encode.h"
@@ -98,15 +99,6 @@ void track_free(struct track_run *run)
     scene_free(&run->scene);
 }
 
-static void write_image_or_exit(struct render_job *job, const struct image *image)
-{
-    char error[IMAGE_ERROR_BYTES];
-    if (image_write(job->output_path, image, error, sizeof error)) {
-        fprintf(stderr, "%s: error: %s\n", stage_manifest.name, error);
-        exit(1);
-    }
-}
-
 void render_job_frame_ready(struct render_job *job, const float *rgb)
 {
     job->report->host_memory = gpu_host_memory_kind(rgb);
@@ -114,28 +106,16 @@ void render_job_frame_ready(struct render_job *job, const float *rgb)
         return;
     double start = timer_now_us();
     struct image image;
-    if (image_alloc(&image, job->width, job->height)) {
-        fprintf(stderr, "%s: error: out of host memory for the 8-bit image of %s\n",
-                stage_manifest.name, job->output_path);
-        exit(1);
-    }
+    frame_image_alloc_or_exit(&image, job->width, job->height, job->output_path);
     image_from_float_rgb(&image, rgb);
-    write_image_or_exit(job, &image);
+    frame_write_or_exit(job->output_path, &image);
     image_free(&image);
-    job->report->image_write_us = timer_now_us() - start;
-    job->report->image_path = job->output_path;
+    frame_written(job->report, job->output_path, start);
 }
 
 void render_job_frame_ready_rgb8(struct render_job *job, const unsigned char *rgb)
 {
-    job->report->host_memory = gpu_host_memory_kind(rgb);
-    if (!job->output_path)
-        return;
-    double start = timer_now_us();
-    struct image image = {job->width, job->height, (unsigned char *)rgb}; /* written, not freed */
-    write_image_or_exit(job, &image);
-    job->report->image_write_us = timer_now_us() - start;
-    job->report->image_path = job->output_path;
+    frame_ready_rgb8(job->report, job->output_path, job->width, job->height, rgb);
 }
 
 struct png_stream *render_job_stream_png(struct render_job *job, const unsigned char *rgb,
