@@ -106,38 +106,11 @@ extern "C" unsigned long long gpu_count_rays(const struct scene *scene, int widt
 /* ---- reservoirs (common/pathtrace/SPEC.md section 6): frame by frame, as the CPU reference -- */
 
 /* The reservoirs' buffers on the GPU, laid out as build/pt-reference lays them out on the host
- * (pt_reference.c): 30 float arrays, then 4 int arrays, of one entry a pixel each, 136 bytes a
- * pixel in one allocation. */
+ * (pt_restir_carve): PT_RESTIR_PIXEL_BYTES a pixel in one allocation. */
 struct count_reservoirs {
     struct pt_primary_buffers hits[2]; /* frame s writes hits[s % 2], reads hits[(s + 1) % 2] */
     struct pt_reservoir_buffers current, final;
 };
-
-#define COUNT_FLOATS_PER_PIXEL 30
-#define COUNT_INTS_PER_PIXEL 4
-
-/* Points every array of r into block, pixels entries each, in pt_reference.c's order. */
-static void count_reservoirs_carve(struct count_reservoirs *r, float *block, size_t pixels)
-{
-    float **float_arrays[COUNT_FLOATS_PER_PIXEL] = {
-        &r->hits[0].point_x,  &r->hits[0].point_y,   &r->hits[0].point_z,
-        &r->hits[0].normal_x, &r->hits[0].normal_y,  &r->hits[0].normal_z,
-        &r->hits[0].albedo_r, &r->hits[0].albedo_g,  &r->hits[0].albedo_b,
-        &r->hits[0].depth,    &r->hits[1].point_x,   &r->hits[1].point_y,
-        &r->hits[1].point_z,  &r->hits[1].normal_x,  &r->hits[1].normal_y,
-        &r->hits[1].normal_z, &r->hits[1].albedo_r,  &r->hits[1].albedo_g,
-        &r->hits[1].albedo_b, &r->hits[1].depth,     &r->current.normal_x,
-        &r->current.normal_y, &r->current.normal_z,  &r->current.weight_sum,
-        &r->current.target,   &r->final.normal_x,    &r->final.normal_y,
-        &r->final.normal_z,   &r->final.weight_sum,  &r->final.target};
-    for (int a = 0; a < COUNT_FLOATS_PER_PIXEL; ++a)
-        *float_arrays[a] = block + (size_t)a * pixels;
-    int *ints = (int *)(block + (size_t)COUNT_FLOATS_PER_PIXEL * pixels);
-    int **int_arrays[COUNT_INTS_PER_PIXEL] = {&r->current.light, &r->current.count,
-                                              &r->final.light, &r->final.count};
-    for (int a = 0; a < COUNT_INTS_PER_PIXEL; ++a)
-        *int_arrays[a] = ints + (size_t)a * pixels;
-}
 
 /* Passes 1 and 2 of frame `sample` for every pixel: pt_reference.c's primary_and_temporal_row. */
 __global__ void count_reservoirs_primary(struct pt_world world, struct count_reservoirs r,
@@ -190,10 +163,9 @@ static unsigned long long count_reservoirs_on_gpu(struct pt_world world, int sam
 {
     size_t pixels = (size_t)world.width * (size_t)world.height;
     float *block;
-    CUDA_CHECK(cudaMalloc((void **)&block, pixels * (COUNT_FLOATS_PER_PIXEL * sizeof(float) +
-                                                     COUNT_INTS_PER_PIXEL * sizeof(int))));
+    CUDA_CHECK(cudaMalloc((void **)&block, pixels * PT_RESTIR_PIXEL_BYTES));
     struct count_reservoirs r;
-    count_reservoirs_carve(&r, block, pixels);
+    pt_restir_carve(block, pixels, r.hits, &r.current, &r.final);
     CUDA_CHECK(cudaMemset(r.final.normal_x, 0, pixels * sizeof(float)));
     CUDA_CHECK(cudaMemset(r.final.normal_y, 0, pixels * sizeof(float)));
     CUDA_CHECK(cudaMemset(r.final.normal_z, 0, pixels * sizeof(float)));

@@ -555,54 +555,6 @@ PT_FN struct spec_vec3 pt_next_event(const struct pt_world *world, int estimator
     return pt_nee_contribution(&reservoir, throughput);
 }
 
-/* One sample with the given estimator (enum pt_estimator); *rays counts every ray traced,
- * shadow rays included. The path estimator is pt_trace_sample; nee and light-pool (with at
- * least one light) add, at each diffuse hit but the last segment's, what one light sample
- * chosen among PT_NEE_CANDIDATES brings, and count no light that a ray from a diffuse hit
- * meets: next-event estimation counted it. */
-PT_FN struct spec_vec3 pt_trace_sample_with(const struct pt_world *world, int estimator, int i,
-                                            int j, unsigned sample, int *rays)
-{
-    if (estimator == PT_ESTIMATOR_PATH || world->light_count == 0)
-        return pt_trace_sample(world, i, j, sample, rays);
-    unsigned pixel = (unsigned)j * (unsigned)world->width + (unsigned)i;
-    struct spec_vec3 origin, direction;
-    pt_camera_ray(world->camera, world->width, world->height, i, j, sample, &origin, &direction);
-    struct spec_vec3 throughput = spec_v3(1.0f, 1.0f, 1.0f);
-    struct spec_vec3 radiance = spec_v3(0.0f, 0.0f, 0.0f);
-    int after_diffuse = 0;
-    *rays = 0;
-    for (int segment = 0; segment < world->max_depth; ++segment) {
-        float t;
-        int hit = pt_closest_hit(world, origin, direction, &t);
-        ++*rays;
-        if (hit < 0)
-            return spec_add(radiance, spec_mul(throughput, world->sky));
-        struct pt_material material = world->materials[hit];
-        if (material.kind == PT_LIGHT)
-            return after_diffuse ? radiance
-                                 : spec_add(radiance, spec_mul(throughput, material.colour));
-        struct pt_scatter scatter;
-        pt_scatter_hit(material, world->spheres[hit], origin, direction, t, pixel, sample,
-                       segment, &scatter);
-        after_diffuse = material.kind == PT_DIFFUSE;
-        if (after_diffuse && segment + 1 < world->max_depth) {
-            unsigned event = (unsigned)segment + 1u;
-            struct pt_shading_point at;
-            pt_hit_surface(world->spheres[hit], origin, direction, t, &at.point, &at.normal);
-            at.albedo = material.colour;
-            radiance = spec_add(radiance, pt_next_event(world, estimator, pixel, sample, event, at,
-                                                        throughput, rays));
-        }
-        if (scatter.event == PT_ABSORBED)
-            break;
-        throughput = spec_mul(throughput, scatter.attenuation);
-        origin = scatter.origin;
-        direction = scatter.direction;
-    }
-    return radiance;
-}
-
 #ifdef __cplusplus
 }
 #endif

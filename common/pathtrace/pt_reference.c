@@ -52,44 +52,24 @@ struct reservoir_frame {
     unsigned long long *sums;
 };
 
-#define FLOATS_PER_PIXEL 30 /* two sets of hits: 10 each; two reservoir buffers: 5 each */
-#define INTS_PER_PIXEL 4    /* two reservoir buffers: light and count each */
-
 size_t pt_reference_pixel_bytes(int estimator)
 {
     if (estimator != PT_ESTIMATOR_RESERVOIRS)
         return 0;
-    return FLOATS_PER_PIXEL * sizeof(float) + INTS_PER_PIXEL * sizeof(int);
+    return PT_RESTIR_PIXEL_BYTES;
 }
 
 /* One block for every array (NULL when it cannot be had): a size the machine cannot hold is
  * refused at once rather than met page by page. */
 static void *allocate_buffers(struct reservoir_frame *f, size_t pixels)
 {
-    size_t bytes = pt_reference_pixel_bytes(PT_ESTIMATOR_RESERVOIRS);
+    size_t bytes = PT_RESTIR_PIXEL_BYTES;
     if (pixels > SIZE_MAX / bytes)
         return NULL;
     float *floats = malloc(pixels * bytes);
     if (!floats)
         return NULL;
-    float **float_arrays[FLOATS_PER_PIXEL] = {
-        &f->hits[0].point_x,  &f->hits[0].point_y,   &f->hits[0].point_z,
-        &f->hits[0].normal_x, &f->hits[0].normal_y,  &f->hits[0].normal_z,
-        &f->hits[0].albedo_r, &f->hits[0].albedo_g,  &f->hits[0].albedo_b,
-        &f->hits[0].depth,    &f->hits[1].point_x,   &f->hits[1].point_y,
-        &f->hits[1].point_z,  &f->hits[1].normal_x,  &f->hits[1].normal_y,
-        &f->hits[1].normal_z, &f->hits[1].albedo_r,  &f->hits[1].albedo_g,
-        &f->hits[1].albedo_b, &f->hits[1].depth,     &f->current.normal_x,
-        &f->current.normal_y, &f->current.normal_z,  &f->current.weight_sum,
-        &f->current.target,   &f->final.normal_x,    &f->final.normal_y,
-        &f->final.normal_z,   &f->final.weight_sum,  &f->final.target};
-    for (int a = 0; a < FLOATS_PER_PIXEL; ++a)
-        *float_arrays[a] = floats + (size_t)a * pixels;
-    int *ints = (int *)(floats + (size_t)FLOATS_PER_PIXEL * pixels);
-    int **int_arrays[INTS_PER_PIXEL] = {&f->current.light, &f->current.count, &f->final.light,
-                                        &f->final.count};
-    for (int a = 0; a < INTS_PER_PIXEL; ++a)
-        *int_arrays[a] = ints + (size_t)a * pixels;
+    pt_restir_carve(floats, pixels, f->hits, &f->current, &f->final);
     return floats;
 }
 

@@ -9,10 +9,11 @@
  * the passes before it wrote: pt_restir_primary (1), pt_restir_temporal (2), pt_restir_spatial
  * (3), pt_restir_trace_sample (4).
  *
- * Like pt_math.h, which it builds on and does not change, this file is the arithmetic the CPU
- * reference (gcc) and a stage (nvcc) both call, so that they round alike; the stage chooses
- * where the buffers live and how the passes are launched. Every later diffuse hit of a path is
- * plain nee, by pt_math.h's own functions.
+ * Like pt_math.h, which it builds on, this file is the arithmetic the CPU reference (gcc) and a
+ * stage (nvcc) both call, so that they round alike; the stage chooses where the buffers live and
+ * how the passes are launched. Every later diffuse hit of a path is plain nee, by pt_math.h's
+ * pt_next_event. Nee's whole path, pt_trace_nee_path, is here, with the camera hit's estimate
+ * as its one option: pt_trace_sample_with (nee and light-pool) and pass 4 share it.
  */
 #ifndef PT_RESERVOIRS_H
 #define PT_RESERVOIRS_H
@@ -76,6 +77,41 @@ struct pt_primary_buffers {
     float *albedo_r, *albedo_g, *albedo_b;
     float *depth;
 };
+
+/* Every per-pixel array of the estimator, in one block of PT_RESTIR_PIXEL_BYTES a pixel: the
+ * camera hits of two frames (frame s writes hits[s % 2] and reads the other), then `current`
+ * (passes 1 and 2 write it, pass 3 reads it at the neighbours) and `final` (pass 3 writes it,
+ * pass 4 and the next frame's pass 2 read it). The CPU reference, the ray counter and stage p08e
+ * lay it out alike with pt_restir_carve. */
+#define PT_RESTIR_FLOATS_PER_PIXEL 30 /* two sets of hits: 10 each; two reservoir buffers: 5 each */
+#define PT_RESTIR_INTS_PER_PIXEL 4    /* two reservoir buffers: light and count each */
+#define PT_RESTIR_PIXEL_BYTES \
+    (PT_RESTIR_FLOATS_PER_PIXEL * sizeof(float) + PT_RESTIR_INTS_PER_PIXEL * sizeof(int)) /* 136 */
+
+/* Points every array of hits[2], current and final into block (PT_RESTIR_PIXEL_BYTES x pixels
+ * bytes, host or device memory: only its address is used): the 30 float arrays, then the 4 int
+ * arrays, pixels entries each. */
+static inline void pt_restir_carve(float *block, size_t pixels, struct pt_primary_buffers hits[2],
+                                   struct pt_reservoir_buffers *current,
+                                   struct pt_reservoir_buffers *final)
+{
+    float **float_arrays[PT_RESTIR_FLOATS_PER_PIXEL] = {
+        &hits[0].point_x,     &hits[0].point_y,     &hits[0].point_z,     &hits[0].normal_x,
+        &hits[0].normal_y,    &hits[0].normal_z,    &hits[0].albedo_r,    &hits[0].albedo_g,
+        &hits[0].albedo_b,    &hits[0].depth,       &hits[1].point_x,     &hits[1].point_y,
+        &hits[1].point_z,     &hits[1].normal_x,    &hits[1].normal_y,    &hits[1].normal_z,
+        &hits[1].albedo_r,    &hits[1].albedo_g,    &hits[1].albedo_b,    &hits[1].depth,
+        &current->normal_x,   &current->normal_y,   &current->normal_z,   &current->weight_sum,
+        &current->target,     &final->normal_x,     &final->normal_y,     &final->normal_z,
+        &final->weight_sum,   &final->target};
+    for (int a = 0; a < PT_RESTIR_FLOATS_PER_PIXEL; ++a)
+        *float_arrays[a] = block + (size_t)a * pixels;
+    int *ints = (int *)(block + (size_t)PT_RESTIR_FLOATS_PER_PIXEL * pixels);
+    int **int_arrays[PT_RESTIR_INTS_PER_PIXEL] = {&current->light, &current->count, &final->light,
+                                                  &final->count};
+    for (int a = 0; a < PT_RESTIR_INTS_PER_PIXEL; ++a)
+        *int_arrays[a] = ints + (size_t)a * pixels;
+}
 
 PT_FN struct pt_restir_reservoir pt_restir_empty(void)
 {
@@ -349,19 +385,16 @@ PT_FN struct spec_vec3 pt_restir_contribution(struct pt_restir_reservoir r, floa
     return spec_mul(throughput, spec_scale(scale, colour));
 }
 
-/* Pass 4: sample `sample` of pixel (i, j) as nee makes it (pt_trace_sample_with), but for the
- * next-event estimation at the camera ray's diffuse hit (segment 0 < max_depth - 1), which is
- * one shadow ray to the sample `primary` (the pixel's reservoir after pass 3) keeps, if it keeps
- * one; *rays counts every ray traced, that shadow ray included. Without lights: the path
- * estimator. The loop is pt_trace_sample_with's and the later hits' estimation is its
- * pt_next_event; only the camera hit's differs. tests/test_pt_reference.c checks that with an
- * untouched initial reservoir the two agree to the bit. */
-PT_FN struct spec_vec3 pt_restir_trace_sample(const struct pt_world *world, int i, int j,
-                                              unsigned sample, struct pt_restir_reservoir primary,
-                                              int *rays)
+/* Nee's path for sample `sample` of pixel (i, j) (estimator nee or light-pool, at least one
+ * light): at each diffuse hit but the last segment's, what one light sample chosen among
+ * PT_NEE_CANDIDATES brings (pt_next_event), and no light that a ray from a diffuse hit meets:
+ * next-event estimation counted it. With `primary`, the camera ray's diffuse hit (segment 0)
+ * instead traces one shadow ray to the sample that reservoir keeps, if it keeps one (pass 4 of
+ * the reservoirs estimator). *rays counts every ray traced, shadow rays included. */
+PT_FN struct spec_vec3 pt_trace_nee_path(const struct pt_world *world, int estimator, int i, int j,
+                                         unsigned sample,
+                                         const struct pt_restir_reservoir *primary, int *rays)
 {
-    if (world->light_count == 0)
-        return pt_trace_sample(world, i, j, sample, rays);
     unsigned pixel = (unsigned)j * (unsigned)world->width + (unsigned)i;
     struct spec_vec3 origin, direction;
     pt_camera_ray(world->camera, world->width, world->height, i, j, sample, &origin, &direction);
@@ -388,12 +421,12 @@ PT_FN struct spec_vec3 pt_restir_trace_sample(const struct pt_world *world, int 
             struct pt_shading_point at;
             pt_hit_surface(world->spheres[hit], origin, direction, t, &at.point, &at.normal);
             at.albedo = material.colour;
-            if (segment == 0) {
-                if (primary.light >= 0) {
+            if (segment == 0 && primary) {
+                if (primary->light >= 0) {
                     struct spec_vec3 shadow_origin =
                         spec_add(at.point, spec_scale(PT_SURFACE_OFFSET, at.normal));
                     float shadow_t;
-                    struct pt_light_sample s = pt_restir_sample(world, primary);
+                    struct pt_light_sample s = pt_restir_sample(world, *primary);
                     float geometry;
                     struct spec_vec3 colour;
                     pt_restir_target(at, s, &geometry, &colour);
@@ -401,11 +434,11 @@ PT_FN struct spec_vec3 pt_restir_trace_sample(const struct pt_world *world, int 
                                                  spec_sub(s.point, shadow_origin), &shadow_t);
                     ++*rays;
                     if (blocker == s.sphere)
-                        radiance = spec_add(radiance, pt_restir_contribution(primary, geometry,
+                        radiance = spec_add(radiance, pt_restir_contribution(*primary, geometry,
                                                                              colour, throughput));
                 }
             } else {
-                radiance = spec_add(radiance, pt_next_event(world, PT_ESTIMATOR_NEE, pixel, sample,
+                radiance = spec_add(radiance, pt_next_event(world, estimator, pixel, sample,
                                                             event, at, throughput, rays));
             }
         }
@@ -416,6 +449,31 @@ PT_FN struct spec_vec3 pt_restir_trace_sample(const struct pt_world *world, int 
         direction = scatter.direction;
     }
     return radiance;
+}
+
+/* One sample with the given estimator of pt_math.h (enum pt_estimator); *rays counts every ray
+ * traced, shadow rays included. The path estimator is pt_trace_sample; nee and light-pool (with
+ * at least one light) are pt_trace_nee_path. */
+PT_FN struct spec_vec3 pt_trace_sample_with(const struct pt_world *world, int estimator, int i,
+                                            int j, unsigned sample, int *rays)
+{
+    if (estimator == PT_ESTIMATOR_PATH || world->light_count == 0)
+        return pt_trace_sample(world, i, j, sample, rays);
+    return pt_trace_nee_path(world, estimator, i, j, sample, NULL, rays);
+}
+
+/* Pass 4: sample `sample` of pixel (i, j) as nee makes it (pt_trace_sample_with), but for the
+ * next-event estimation at the camera ray's diffuse hit (segment 0 < max_depth - 1), which is
+ * one shadow ray to the sample `primary` (the pixel's reservoir after pass 3) keeps, if it keeps
+ * one. Without lights: the path estimator. tests/test_pt_reference.c checks that with an
+ * untouched initial reservoir the two agree to the bit. */
+PT_FN struct spec_vec3 pt_restir_trace_sample(const struct pt_world *world, int i, int j,
+                                              unsigned sample, struct pt_restir_reservoir primary,
+                                              int *rays)
+{
+    if (world->light_count == 0)
+        return pt_trace_sample(world, i, j, sample, rays);
+    return pt_trace_nee_path(world, PT_ESTIMATOR_NEE, i, j, sample, &primary, rays);
 }
 
 #ifdef __cplusplus

@@ -107,8 +107,8 @@ __global__ void path_kernel(unsigned long long *sums, const struct pt_light *lig
 
 /* What the kernels work on, on the GPU: the sums, the light list, and the reservoirs' buffers,
  * structures of arrays in one allocation, laid out as build/pt-reference lays them out on the
- * host (common/pathtrace/pt_reference.c): 30 float arrays, then 4 int arrays, one entry a pixel
- * each. */
+ * host (pt_restir_carve, pathtrace/pt_reservoirs.h): 30 float arrays, then 4 int arrays, one
+ * entry a pixel each. */
 struct device_paths {
     unsigned long long *sums; /* 3 per pixel */
     struct pt_light *lights;  /* light_count; NULL when the scene has none */
@@ -116,32 +116,6 @@ struct device_paths {
     struct pt_reservoir_buffers current, final; /* passes 1-2 write current, pass 3 final */
     float *reservoirs;                          /* every array of hits, current and final */
 };
-
-#define FLOATS_PER_PIXEL 30 /* two sets of hits: 10 each; two reservoir buffers: 5 each */
-#define INTS_PER_PIXEL 4    /* two reservoir buffers: light and count each */
-
-/* Points every array of the hits and reservoir buffers into d->reservoirs (count each). */
-static void paths_carve_reservoirs(struct device_paths *d, size_t count)
-{
-    float **float_arrays[FLOATS_PER_PIXEL] = {
-        &d->hits[0].point_x,  &d->hits[0].point_y,   &d->hits[0].point_z,
-        &d->hits[0].normal_x, &d->hits[0].normal_y,  &d->hits[0].normal_z,
-        &d->hits[0].albedo_r, &d->hits[0].albedo_g,  &d->hits[0].albedo_b,
-        &d->hits[0].depth,    &d->hits[1].point_x,   &d->hits[1].point_y,
-        &d->hits[1].point_z,  &d->hits[1].normal_x,  &d->hits[1].normal_y,
-        &d->hits[1].normal_z, &d->hits[1].albedo_r,  &d->hits[1].albedo_g,
-        &d->hits[1].albedo_b, &d->hits[1].depth,     &d->current.normal_x,
-        &d->current.normal_y, &d->current.normal_z,  &d->current.weight_sum,
-        &d->current.target,   &d->final.normal_x,    &d->final.normal_y,
-        &d->final.normal_z,   &d->final.weight_sum,  &d->final.target};
-    for (int a = 0; a < FLOATS_PER_PIXEL; ++a)
-        *float_arrays[a] = d->reservoirs + (size_t)a * count;
-    int *ints = (int *)(d->reservoirs + (size_t)FLOATS_PER_PIXEL * count);
-    int **int_arrays[INTS_PER_PIXEL] = {&d->current.light, &d->current.count, &d->final.light,
-                                        &d->final.count};
-    for (int a = 0; a < INTS_PER_PIXEL; ++a)
-        *int_arrays[a] = ints + (size_t)a * count;
-}
 
 static void paths_alloc(struct device_paths *d, int count, int light_count)
 {
@@ -151,9 +125,8 @@ static void paths_alloc(struct device_paths *d, int count, int light_count)
     if (light_count > 0)
         CUDA_CHECK(cudaMalloc((void **)&d->lights, (size_t)light_count * sizeof(struct pt_light)));
     size_t pixels = (size_t)count;
-    size_t pixel_bytes = FLOATS_PER_PIXEL * sizeof(float) + INTS_PER_PIXEL * sizeof(int); /* 136 */
-    CUDA_CHECK(cudaMalloc((void **)&d->reservoirs, pixels * pixel_bytes));
-    paths_carve_reservoirs(d, pixels);
+    CUDA_CHECK(cudaMalloc((void **)&d->reservoirs, pixels * PT_RESTIR_PIXEL_BYTES)); /* 136 B */
+    pt_restir_carve(d->reservoirs, pixels, d->hits, &d->current, &d->final);
     /* Before frame 0, `final` is pt_restir_empty() at every pixel (light -1, the rest 0), as in
      * build/pt-reference: frame 0 merges no previous frame. The other arrays are written by
      * every frame before they are read. */
