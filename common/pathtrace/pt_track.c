@@ -6,7 +6,6 @@
 
 #include "count_rays.h"
 #include "pathtrace/pt_reference.h" /* pt_reference_pixel_bytes */
-#include "pathtrace/pt_reservoirs.h" /* PT_ALL_ESTIMATORS */
 #include "pathtrace/pt_stage.h"
 #include "track.h"
 
@@ -61,7 +60,7 @@ struct track_run *track_prepare(const struct options *options, struct report *re
     run->estimator = pt_estimator_from_name(stage_manifest.estimator);
     /* Every estimator of SPEC.md section 6, reservoirs (pathtrace/pt_reservoirs.h) included:
      * the GPU ray count (common/count_rays.cu) knows them all. */
-    if (run->estimator < 0 || run->estimator >= PT_ALL_ESTIMATORS) {
+    if (run->estimator < 0) {
         snprintf(error, error_size, "stages/%s/manifest names estimator '%s', which is none of "
                  "path, nee, light-pool or reservoirs", stage_manifest.name,
                  stage_manifest.estimator);
