@@ -81,22 +81,29 @@ __device__ static struct spec_vec3 trace_path(int p, int width, int height, stru
     return spec_v3(0.0f, 0.0f, 0.0f); /* absorbed, or still going after the last segment */
 }
 
-/* One thread per pixel of the tile whose top left pixel is (tile_x, tile_y), numbered row by row
- * within the tile as p08 numbers the frame's: with one tile, k is the pixel p. */
+/* One thread per path of the tile whose top left pixel is (tile_x, tile_y): every sample of
+ * every pixel of the tile, in one launch (seed 002's tile: width x height x iterations paths).
+ * Path k is sample k / (tile pixels) of the tile's pixel k % (tile pixels), numbered row by row
+ * within the tile, so neighbouring threads trace neighbouring pixels of one frame, as in p08.
+ * Two samples of a pixel now run in the same launch: the sums are added with atomics, which
+ * integer sums allow in any order (common/pathtrace/SPEC.md section 4). */
 __global__ void path_kernel(unsigned long long *sums, struct spec_vec3 camera,
                             struct spec_vec3 sky, int sphere_count, int width, int height,
-                            int tile_x, int tile_y, int tile_width, int tile_height,
-                            unsigned frame, int max_depth)
+                            int tile_x, int tile_y, int tile_width, int tile_height, int samples,
+                            int max_depth)
 {
-    int k = blockIdx.x * blockDim.x + threadIdx.x;
-    if (k >= tile_width * tile_height)
+    unsigned long long tile_pixels = (unsigned long long)tile_width * (unsigned long long)tile_height;
+    unsigned long long k = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= tile_pixels * (unsigned long long)samples)
         return;
-    int p = (tile_y + k / tile_width) * width + tile_x + k % tile_width;
+    int in_tile = (int)(k % tile_pixels);
+    unsigned frame = (unsigned)(k / tile_pixels);
+    int p = (tile_y + in_tile / tile_width) * width + tile_x + in_tile % tile_width;
     struct spec_vec3 colour = trace_path(p, width, height, camera, sky, sphere_count, frame,
                                          max_depth);
-    sums[3 * (size_t)p + 0] += pt_fixed(colour.x);
-    sums[3 * (size_t)p + 1] += pt_fixed(colour.y);
-    sums[3 * (size_t)p + 2] += pt_fixed(colour.z);
+    atomicAdd(&sums[3 * (size_t)p + 0], (unsigned long long)pt_fixed(colour.x));
+    atomicAdd(&sums[3 * (size_t)p + 1], (unsigned long long)pt_fixed(colour.y));
+    atomicAdd(&sums[3 * (size_t)p + 2], (unsigned long long)pt_fixed(colour.z));
 }
 
 /* What the kernel works on, on the GPU: only the sums. */
@@ -158,21 +165,19 @@ void stage_render(struct pt_render_job *job)
     int tiles = job->tiles;
     struct kernel_timer timer;
     kernel_timer_start(&timer);
-    for (int frame = 0; frame < job->samples; ++frame) {
-        for (int ty = 0; ty < tiles; ++ty) {
-            int top = tile_start(ty, job->height, tiles);
-            int tile_height = tile_start(ty + 1, job->height, tiles) - top;
-            for (int tx = 0; tx < tiles; ++tx) {
-                int left = tile_start(tx, job->width, tiles);
-                int tile_width = tile_start(tx + 1, job->width, tiles) - left;
-                int blocks = (tile_width * tile_height + BLOCK_THREADS - 1) / BLOCK_THREADS;
-                path_kernel<<<blocks, BLOCK_THREADS>>>(d.sums, world->camera, world->sky,
-                                                       world->sphere_count, job->width,
-                                                       job->height, left, top, tile_width,
-                                                       tile_height, (unsigned)frame,
-                                                       job->max_depth);
-                CUDA_CHECK_LAUNCH("path_kernel");
-            }
+    for (int ty = 0; ty < tiles; ++ty) {
+        int top = tile_start(ty, job->height, tiles);
+        int tile_height = tile_start(ty + 1, job->height, tiles) - top;
+        for (int tx = 0; tx < tiles; ++tx) {
+            int left = tile_start(tx, job->width, tiles);
+            int tile_width = tile_start(tx + 1, job->width, tiles) - left;
+            unsigned long long paths = (unsigned long long)tile_width * tile_height * job->samples;
+            unsigned blocks = (unsigned)((paths + BLOCK_THREADS - 1) / BLOCK_THREADS);
+            path_kernel<<<blocks, BLOCK_THREADS>>>(d.sums, world->camera, world->sky,
+                                                   world->sphere_count, job->width, job->height,
+                                                   left, top, tile_width, tile_height,
+                                                   job->samples, job->max_depth);
+            CUDA_CHECK_LAUNCH("path_kernel");
         }
     }
     kernel_timer_stop(&timer, report);
