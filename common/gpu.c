@@ -133,8 +133,15 @@ void kernel_timer_start(struct kernel_timer *timer)
 {
     CUDA_CHECK(cudaEventCreate(&timer->start));
     CUDA_CHECK(cudaEventCreate(&timer->stop));
+    timer->stop_recorded = 0;
     timer->cpu_start_us = timer_now_us();
     CUDA_CHECK(cudaEventRecord(timer->start, 0));
+}
+
+void kernel_timer_launches_done(struct kernel_timer *timer)
+{
+    CUDA_CHECK(cudaEventRecord(timer->stop, 0));
+    timer->stop_recorded = 1;
 }
 
 void kernel_timer_part(struct kernel_timer *timer, struct report *report, const char *part)
@@ -144,7 +151,8 @@ void kernel_timer_part(struct kernel_timer *timer, struct report *report, const 
 
 void kernel_timer_stop(struct kernel_timer *timer, struct report *report)
 {
-    CUDA_CHECK(cudaEventRecord(timer->stop, 0));
+    if (!timer->stop_recorded)
+        CUDA_CHECK(cudaEventRecord(timer->stop, 0));
     CUDA_CHECK(cudaEventSynchronize(timer->stop));
     report_phase_since(report, PHASE_KERNEL, timer->cpu_start_us);
     float milliseconds = 0;

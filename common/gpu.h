@@ -30,12 +30,17 @@ void gpu_kernel_resources(struct report *report, const void *kernel, int block_t
 struct kernel_timer {
     cudaEvent_t start, stop;
     double cpu_start_us;
+    int stop_recorded; /* kernel_timer_launches_done was called */
 };
 void kernel_timer_start(struct kernel_timer *timer);
 /* Where the timed span holds other steps between launches (the path-tracing track's copies
  * and host additions each frame): the time since the start or the last part, as a part of the
  * kernel phase named `part`; the CPU clock goes on from there. */
 void kernel_timer_part(struct kernel_timer *timer, struct report *report, const char *part);
+/* Where the host works on while the kernels run (the path-tracing track's p12): the GPU's end
+ * event goes into the stream now, after the last launch, so that kernel_events is the GPU's work
+ * alone and not also the host's; kernel_timer_stop then only waits for it. */
+void kernel_timer_launches_done(struct kernel_timer *timer);
 /* Waits for the kernel to finish, then records both times (the CPU clock's since the start or
  * the last part; the events' over the whole span). */
 void kernel_timer_stop(struct kernel_timer *timer, struct report *report);

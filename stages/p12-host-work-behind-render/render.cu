@@ -217,6 +217,7 @@ void stage_render(struct pt_render_job *job)
     int resolve_blocks = (int)((channels + BLOCK_THREADS - 1) / BLOCK_THREADS);
     resolve_kernel<<<resolve_blocks, BLOCK_THREADS>>>(d.rgb, d.sums, channels, job->samples);
     CUDA_CHECK_LAUNCH("resolve_kernel");
+    kernel_timer_launches_done(&timer); /* kernel_events: the GPU's work, not the host's below */
 
     /* While the GPU renders: the image's pages (p11's host allocation), each step timed. */
     start = timer_now_us();
