@@ -851,6 +851,64 @@ static void test_sweep_pt_stage(void **state) {
     long row_16 = LINE_OF(f, readme, "| 16 | 64 | 50% | 21.0% | 1916.0 | 2916.0 | 2645.8 | 916.0 | 5916.0 | 521.92 | 2136 | 3 |");
     assert_true(row_1 > 0 && row_16 == row_1 + 1);
     assert_int_equal(sh("grep -q 'render loop (every launch of every frame) timed by CUDA events' '%s/%s'", d, readme), 0);
+
+    /* Another scene than the default: its own file, <stage>--<option>@<scene>.csv (and its ncu
+     * output beside it), the plain one untouched; its README block is
+     * <!-- sweep:tiles@pt-production:begin -->, which says so until the sweep is there. */
+    const char *scene_csv = "root/results/reference/fake-gpu/sweeps/p08a-tiles--tiles@pt-production.csv";
+    assert_int_equal(sh("cp '%s/%s' '%s/plain.csv' && printf '## production\n<!-- sweep:tiles@pt-production:begin -->\n"
+                        "<!-- sweep:tiles@pt-production:end -->\nend\n' >>'%s/%s'", d, csv, d, d, readme), 0);
+    assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' --check 2>'%s/err'", d, d), 1);
+    assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root'", d), 0);
+    assert_true(LINE_OF(f, readme, "No sweep of `--tiles` on scenes/pt-production.scene in the course'\\''s data yet. Yours: "
+                        "`tools/sweep.sh --stage p08a-tiles --option --tiles --values V1,V2,... --scene "
+                        "scenes/pt-production.scene` (into results/local/; the course'\\''s own with `--reference`).") > 0);
+    snprintf(env, sizeof env, "FAKE_PT_KERNEL_SERIES='3000' RUN_NCU='%s/fake-ncu' "
+             "STAGES_DIR='%s/root/stages' FAKE_ARGS_LOG='%s/args-production'", d, d, d);
+    status = SWEEP(f, env, "--stage p8a --option --tiles --values 1,16 --runs 2 --ncu --scene scenes/pt-production.scene");
+    if (status != 0)
+        sh("sed 's/^/# sweep: /' '%s/err'", d);
+    assert_int_equal(status, 0);
+    assert_int_equal(sh_num("grep -c '^p08a-tiles --scene scenes/pt-production.scene --csv --tiles 4 --tiles 16$' '%s/args-production'", d), 2);
+    assert_int_equal(sh("cmp -s '%s/plain.csv' '%s/%s'", d, d, csv), 0);
+    assert_int_equal(sh_num("awk -F, '$12 == \"total\" && $15 == \"ok\"' '%s/%s' | wc -l", d, scene_csv), 4);
+    assert_int_equal(sh("grep -qx '0,0,p08a-tiles,.*,achieved_occupancy,21.00,percent,ok,16' '%s/%s'", d, scene_csv), 0);
+    assert_int_equal(sh("test -s '%s/root/results/reference/fake-gpu/sweeps/p08a-tiles--tiles@pt-production.ncu-16.txt'", d), 0);
+    assert_int_equal(sh("ls '%s/root/results/reference/fake-gpu/sweeps/' | grep -c '^p08a-tiles--tiles.ncu-' | grep -qx 2", d), 0);
+    assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root'", d), 0);
+    assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' --check", d), 0);
+    /* The @scene block: its heading names the scene and links its file; kernel_events = 3000 +
+     * tiles - 100, rays/s = 1e12 / kernel_events (342.94 M for 2916), total = 120 + 3000 + tiles.
+     * The plain block keeps the default scene's rows, above it. */
+    long heading = LINE_OF(f, readme, "**Fake GPU** ([raw runs](../../results/reference/fake-gpu/sweeps/"
+                           "p08a-tiles--tiles@pt-production.csv)) on scenes/pt-production.scene; render loop "
+                           "(every launch of every frame) timed by CUDA events:");
+    long scene_1 = LINE_OF(f, readme, "| 1 | 64 | 50% | 11.0% | 2901.0 | 2901.0 | 0.0 | 2901.0 | 2901.0 | 344.71 | 3121 | 2 |");
+    long scene_16 = LINE_OF(f, readme, "| 16 | 64 | 50% | 21.0% | 2916.0 | 2916.0 | 0.0 | 2916.0 | 2916.0 | 342.94 | 3136 | 2 |");
+    assert_true(heading > 0 && scene_1 > heading && scene_16 == scene_1 + 1);
+    assert_int_equal(LINE_OF(f, readme, "| 1 | 64 | 50% | 11.0% | 1901.0 | 2901.0 | 2645.8 | 901.0 | 5901.0 | 526.04 | 2121 | 3 |"), row_1);
+    assert_true(row_1 < LINE_OF(f, readme, "## production") && LINE_OF(f, readme, "## production") < heading);
+    assert_int_equal(sh("grep -c 'No sweep of' '%s/%s' | grep -qx 0", d, readme), 0);
+    /* New data of that scene makes the @scene block stale. */
+    assert_int_equal(sh("sed -i 's/,achieved_occupancy,21.00,/,achieved_occupancy,25.00,/' '%s/%s'", d, scene_csv), 0);
+    assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' --check 2>'%s/err'", d, d), 1);
+    assert_int_equal(sh("grep -q 'stages/p08a-tiles/README.md' '%s/err'", d), 0);
+    assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root'", d), 0);
+    assert_true(LINE_OF(f, readme, "| 16 | 64 | 50% | 25.0% | 2916.0 | 2916.0 | 0.0 | 2916.0 | 2916.0 | 342.94 | 3136 | 2 |") > 0);
+    /* A scene whose name is the default's but is another file, and a stage whose manifest's
+     * campaign-args name its scene (the file would be named after a scene it was not timed on): errors. */
+    assert_int_equal(sh("cp scenes/pt-production.scene '%s/pt-benchmark.scene'", d), 0);
+    char args[PATH_MAX];
+    snprintf(args, sizeof args, "--stage p8a --option --tiles --values 1 --runs 1 --scene '%s/pt-benchmark.scene'", d);
+    assert_int_equal(SWEEP(f, env, args), 2);
+    assert_int_equal(sh("grep -q '^sweep: error: --scene .* is not scenes/pt-benchmark.scene but has its name' '%s/err'", d), 0);
+    write_manifest(f->stages, "p08b-lights", "p01-base", "campaign-args: --scene scenes/pt-many-lights.scene");
+    assert_int_equal(sh("cp -R '%s/p08b-lights' '%s/root/stages/' && cp tests/fixtures/fake-pt-stage.sh '%s/bin/p08b-lights'",
+                        f->stages, d, d), 0);
+    assert_int_equal(SWEEP(f, env, "--stage p08b-lights --option --tiles --values 1 --runs 1 --scene scenes/pt-production.scene"), 2);
+    assert_int_equal(sh("grep -q \"^sweep: error: --scene 'scenes/pt-production.scene': p08b-lights's manifest's campaign-args name\" '%s/err'", d), 0);
+    assert_int_equal(sh("ls '%s/root/results/reference/fake-gpu/sweeps/' | grep -c '^p08b' | grep -qx 0", d), 0);
+
     /* A render.cu with two kernels: --ncu needs --kernel to know which; then it uses that one. */
     assert_int_equal(sh("printf '__global__ void a_kernel(int *x)\\n{\\n}\\n__global__ void b_kernel(int *x)\\n{\\n}\\n' "
                         ">'%s/root/stages/p08a-tiles/render.cu'", d), 0);
@@ -859,6 +917,10 @@ static void test_sweep_pt_stage(void **state) {
     assert_int_equal(sh("test $(wc -l <'%s/err') -eq 1 && grep -q '^sweep: error: --ncu: .* defines 2 kernels (a_kernel b_kernel); name the one to profile with --kernel' '%s/err'", d, d), 0);
     assert_int_equal(SWEEP(f, env, "--stage p08a-tiles --option --tiles --values 2 --runs 1 --ncu --kernel b_kernel"), 0);
     assert_int_equal(sh("grep -q '\"b_kernel(a, b)\"' '%s/root/results/reference/fake-gpu/sweeps/p08a-tiles--tiles.ncu-2.txt'", d), 0);
+    /* The default scene written another way is the default: the plain file. */
+    assert_int_equal(SWEEP(f, env, "--stage p08a-tiles --option --tiles --values 8 --runs 1 --scene ./scenes/pt-benchmark.scene"), 0);
+    assert_int_equal(sh_num("awk -F, '$12 == \"total\" && $15 == \"ok\" && $16 == 8' '%s/%s' | wc -l", d, csv), 1);
+    assert_int_equal(sh("ls '%s/root/results/reference/fake-gpu/sweeps/' | grep -c '@pt-benchmark' | grep -qx 0", d), 0);
 }
 
 static void test_sweep_bad_arguments(void **state) {
@@ -1480,6 +1542,17 @@ static void test_supersede_runs(void **state) {
     assert_int_equal(sh_num("zcat '%s/%s/superseded-runs.csv.gz' | awk -F, '$12 == \"total\"' | wc -l", f->dir, gpu),
                      6);
     assert_int_equal(sh_num("wc -l < '%s/%s/runs.csv'", f->dir, gpu), 1);
+    /* An archive far larger than a pipe's buffer (the course's is megabytes): reading its header
+     * must not stop the script (zcat | head under pipefail: SIGPIPE). */
+    assert_int_equal(sh("cd '%s/%s' && zcat superseded-runs.csv.gz > big && for k in $(seq 1 4000); do "
+                        "tail -n +2 big | head -n 20; done | gzip -1 >> superseded-runs.csv.gz && rm big",
+                        f->dir, gpu), 0);
+    assert_true(sh_num("zcat '%s/%s/superseded-runs.csv.gz' | wc -c", f->dir, gpu) > 1000000);
+    RUN_OK(f, "", "--runs 1 --no-verify");
+    snprintf(args, sizeof args, "%s 1", gpu);
+    assert_int_equal(SUPERSEDE(args), 0);
+    assert_int_equal(sh("grep -q '^supersede-runs: moved 1 runs of 1 stage(s) (1)' '%s/out'", f->dir), 0);
+    assert_int_equal(sh_num("awk -F, '$3 == \"01-base\"' '%s/%s/runs.csv' | wc -l", f->dir, gpu), 0);
     /* Resumed, the campaign times both stages again from run 1. */
     RUN_OK(f, "", "--runs 2 --resume --no-verify");
     assert_int_equal(sh_num("awk -F, '$12 == \"total\" && $2 <= 2' '%s/%s/runs.csv' | wc -l", f->dir, gpu), 4);

@@ -10,13 +10,22 @@
 # tools/run-one.sh, as in a campaign (its manifest's campaign-args included, so the numbers compare
 # with the campaign's). The rows go to OUT/<gpu-slug>/sweeps/<stage>--<option>.csv (runs.csv's first 15
 # columns and `variant`, the value), which is replaced: OUT is results/local (ignored by git) unless
-# --reference refreshes the course's results/reference. A path-tracing stage is timed on
-# scenes/pt-benchmark.scene, as in a campaign. With --ncu, Nsight Compute profiles
+# --reference refreshes the course's results/reference. A stage is timed on scenes/benchmark.scene
+# (a path-tracing stage: scenes/pt-benchmark.scene), as in a campaign; a sweep on another scene
+# (--scene FILE) goes to <stage>--<option>@<scene>.csv instead, <scene> being FILE's name without
+# .scene, so that sweeps of one option on two scenes sit side by side:
+#
+#   tools/sweep.sh --stage p08a-image-tiles --option --tiles --values 1,4,16,64 \
+#       --scene scenes/pt-production.scene        # sweeps/p08a-image-tiles--tiles@pt-production.csv
+#
+# With --ncu, Nsight Compute profiles
 # each value once on scenes/quick.scene (a path-tracing stage: one frame of
 # scenes/pt-quick.scene) and its achieved occupancy becomes rows with metric achieved_occupancy
 # (percent, run 0).
+# (Its output goes beside the CSV, as <stage>--<option>[@<scene>].ncu-<value>.txt.)
 # With --reference, python3 tools/update_readmes.py then fills the blocks
-# <!-- sweep:OPTION:begin --> ... <!-- sweep:OPTION:end --> of the stage's README.
+# <!-- sweep:OPTION:begin --> ... <!-- sweep:OPTION:end --> of the stage's README (a sweep on
+# another scene: <!-- sweep:OPTION@SCENE:begin --> ... <!-- sweep:OPTION@SCENE:end -->).
 set -euo pipefail
 
 usage() {
@@ -24,11 +33,13 @@ usage() {
 usage: tools/sweep.sh --stage STAGE --option --OPT --values V1,V2,... [options]
 Times STAGE (an id such as 3 or p8a, or a folder name) with --OPT V for each value V,
 interleaved, one process per run on one GPU, and writes OUT/<gpu-slug>/sweeps/STAGE--OPT.csv
-(the campaign's first 15 columns plus `variant`).
+(the campaign's first 15 columns plus `variant`); on a scene other than the default,
+OUT/<gpu-slug>/sweeps/STAGE--OPT@SCENE.csv (SCENE: the scene file's name without .scene).
 options:
   --runs N        runs per value (default 20)
   --scene FILE    timed scene (default scenes/benchmark.scene; a path-tracing stage, pNN-name:
-                  scenes/pt-benchmark.scene)
+                  scenes/pt-benchmark.scene); another scene names the CSV STAGE--OPT@SCENE.csv,
+                  e.g. --scene scenes/pt-production.scene: STAGE--OPT@pt-production.csv
   --out DIR       results folder (default results/local, ignored by git)
   --reference     write into the course's results/reference instead (maintainers)
   --ncu           also profile each value once with Nsight Compute (ncu on PATH, or $RUN_NCU) on
@@ -99,7 +110,7 @@ IFS=',' read -r -a values <<<"$values_spec"
 # stage that launches per tile and frame (p08a) makes thousands.
 profile_args=()
 if [[ "$("$repo/tools/stages" get "$stage" track)" == pt ]]; then
-    [[ -n "$scene" ]] || scene='scenes/pt-benchmark.scene'
+    default_scene='scenes/pt-benchmark.scene'
     profile_scene='scenes/pt-quick.scene'
     profile_args=(--samples 1)
     if [[ "$ncu" -eq 1 && -z "$kernel" ]]; then
@@ -113,10 +124,31 @@ if [[ "$("$repo/tools/stages" get "$stage" track)" == pt ]]; then
         kernel="$kernels"
     fi
 else
-    [[ -n "$scene" ]] || scene='scenes/benchmark.scene'
+    default_scene='scenes/benchmark.scene'
     profile_scene='scenes/quick.scene'
 fi
 [[ -n "$kernel" ]] || kernel='render_kernel'
+
+# A sweep on a scene other than the stage's default is kept apart from the default's: its file
+# names end in @SCENE (the scene file's name without .scene), which the README block
+# <!-- sweep:OPTION@SCENE:begin --> reads. The default scene, however it is written
+# (./scenes/..., an absolute path), keeps the plain name.
+scene_suffix=''
+if [[ -z "$scene" ]]; then
+    scene="$default_scene"
+elif [[ "$scene" != "$default_scene" && ! "$scene" -ef "$default_scene" ]]; then
+    scene_name="$(basename "$scene")"
+    scene_name="${scene_name%.scene}"
+    [[ "$scene_name" =~ ^[A-Za-z0-9][A-Za-z0-9_-]*$ ]] \
+        || die "--scene '$scene': its name '$scene_name' becomes part of the CSV's name: use letters, digits, - and _ only"
+    [[ "$scene_name" != "$(basename "$default_scene" .scene)" ]] \
+        || die "--scene '$scene' is not $default_scene but has its name: its sweep would read as the default's; rename it"
+    # A manifest whose campaign-args name a scene (p08b: scenes/pt-many-lights.scene) times the
+    # stage on that one, whatever --scene says: the file would be named after a scene not timed.
+    [[ " $("$repo/tools/stages" get "$stage" campaign-args) " != *' --scene '* ]] \
+        || die "--scene '$scene': $stage's manifest's campaign-args name the scene it is timed on, which --scene cannot change"
+    scene_suffix="@$scene_name"
+fi
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
@@ -132,10 +164,10 @@ slug="$("$repo/tools/slug.sh" "$gpu_name")"
 mkdir -p "$out"
 dir="$(cd "$out" && pwd)/$slug/sweeps"
 mkdir -p "$dir"
-csv="$dir/$stage--${option#--}.csv"
+csv="$dir/$stage--${option#--}$scene_suffix.csv"
 echo 'order,run,stage,host,gpu,gpu_uuid,width,height,spheres,block,host_memory,metric,value,unit,status,variant' >"$csv"
 host="${RUN_HOSTNAME:-$(hostname)}"
-echo "sweep: $stage $option over ${#values[@]} values x $runs runs on GPU $gpu ($gpu_name) into $csv" >&2
+echo "sweep: $stage $option over ${#values[@]} values x $runs runs on $scene, GPU $gpu ($gpu_name), into $csv" >&2
 
 # --- timed runs, interleaved -------------------------------------------------------------
 # A sweep's rows carry its value as their last column, never an image configuration of run.sh.
@@ -161,7 +193,8 @@ rm -f "$dir/.progress" "$dir/.lock"
 # or a path-tracing stage's own) is profiled (--kernel-name), and only its rows are read: the
 # process also launches the ray-counting kernel of common/ray_count.cu (common/pathtrace/pt_count.cu),
 # whose occupancy would otherwise be averaged in. The mean over the launches is kept, and
-# ncu's whole output is kept beside the CSV (<stage>--<option>.ncu-<value>.txt).
+# ncu's whole output is kept beside the CSV (<stage>--<option>[@<scene>].ncu-<value>.txt; the
+# profile itself is always of the small scene above).
 ncu_mean_metric() {
     python3 - "$1" "$2" "$3" <<'PY'
 import csv, sys
@@ -215,7 +248,7 @@ if [[ "$failed" -gt 0 ]]; then
     exit 1
 fi
 if [[ "$reference" -eq 1 ]]; then
-    echo "sweep: results in $csv; python3 tools/update_readmes.py fills <!-- sweep:${option#--}:begin --> blocks" >&2
+    echo "sweep: results in $csv; python3 tools/update_readmes.py fills <!-- sweep:${option#--}$scene_suffix:begin --> blocks" >&2
 else
     echo "sweep: results in $csv" >&2
 fi
