@@ -22,7 +22,8 @@
 #                        results/local/difftest/failed/. `make test` runs 24 seeds
 #   make scenes          the scaling campaign's scenes (tools/scaling.sh, ./run.sh --scaling):
 #                        build/scenes/random-1k.scene, random-10k and random-100k (1,000, 10,000
-#                        and 100,000 spheres at 8192x8192; scenes/generate-random.py; python3 only)
+#                        and 100,000 spheres at 8192x8192; scenes/generate-random.py; python3 only),
+#                        and the path tracer's build/scenes/pt-random-1k.scene, -10k and -100k
 #   make fuzz            the scene parser under libFuzzer for FUZZ_SECONDS seconds (clang;
 #                        `make fuzz-build`: only build it)
 #   make clean           removes build/, build-sanitize/, build-lineinfo/ and build-cudaNNN/
@@ -130,7 +131,8 @@ STAGES := $(shell tools/stages list main)
 STAGE_BINS := $(addprefix $(BUILD)/,$(STAGES))
 HOST_SOURCES := scene scene_text files options report image png_encode png_deflate png_filter \
                 adler32_combine cpu_reference parallel_rows host_pages bvh \
-                frame_out pathtrace/pt_scene pathtrace/pt_record pathtrace/pt_reference pathtrace/pt_job
+                frame_out pathtrace/pt_scene pathtrace/pt_record pathtrace/pt_reference pathtrace/pt_job \
+                pathtrace/pt_bvh
 HOST_OBJECTS := $(addprefix $(BUILD)/obj/,$(addsuffix .o,$(HOST_SOURCES)))
 STAGE_OBJECTS := $(BUILD)/obj/stage_main.o $(BUILD)/obj/main_track.o $(BUILD)/obj/gpu.o \
                  $(BUILD)/obj/count_rays.o
@@ -241,12 +243,22 @@ SCENE_COUNT_1k := 999
 SCENE_COUNT_10k := 9999
 SCENE_COUNT_100k := 99999
 SCALING_SCENES := $(foreach n,1k 10k 100k,$(BUILD)/scenes/random-$(n).scene)
+# The path tracer's (--path-tracing, 1024x1024 at 2 samples): the same places, with the floor and
+# the benchmark's two lamps 1,000, 10,000 and 100,000 spheres.
+PT_SCENE_COUNT_1k := 997
+PT_SCENE_COUNT_10k := 9997
+PT_SCENE_COUNT_100k := 99997
+PT_SCALING_SCENES := $(foreach n,1k 10k 100k,$(BUILD)/scenes/pt-random-$(n).scene)
 .PHONY: scenes
-scenes: $(SCALING_SCENES)
+scenes: $(SCALING_SCENES) $(PT_SCALING_SCENES)
 
 $(SCALING_SCENES): $(BUILD)/scenes/random-%.scene: scenes/generate-random.py
 	@mkdir -p $(@D)
 	python3 scenes/generate-random.py $(SCENE_COUNT_$*) > $@.tmp && mv $@.tmp $@
+
+$(PT_SCALING_SCENES): $(BUILD)/scenes/pt-random-%.scene: scenes/generate-random.py
+	@mkdir -p $(@D)
+	python3 scenes/generate-random.py $(PT_SCENE_COUNT_$*) --path-tracing > $@.tmp && mv $@.tmp $@
 
 # The header comment of this file, without its '#'s.
 help:

@@ -7,6 +7,7 @@
 #include "count_rays.h"
 #include "cpu_reference.h" /* CPU_REFERENCE_BVH_FROM */
 #include "cuda_check.h"
+#include "pathtrace/pt_bvh.h"
 #include "pathtrace/pt_reservoirs.h"
 
 #define COUNT_BLOCK 128
@@ -202,6 +203,18 @@ extern "C" unsigned long long pt_gpu_count_rays(const struct pt_world *world, in
         world->materials, (size_t)world->sphere_count * sizeof(struct pt_material));
     job.paths.lights = (struct pt_light *)device_copy(
         world->lights, (size_t)world->light_count * sizeof(struct pt_light));
+    /* Many spheres: through the CPU reference's hierarchy (the same counts, much sooner). */
+    struct bvh bvh = {};
+    job.paths.bvh.nodes = NULL;
+    job.paths.bvh.order = NULL;
+    if (world->sphere_count > PT_BVH_FROM &&
+        pt_bvh_build(world->spheres, world->sphere_count, &bvh) == 0) {
+        job.paths.bvh.nodes = (struct spec_bvh_node *)device_copy(
+            bvh.nodes, (size_t)bvh.node_count * sizeof(struct spec_bvh_node));
+        job.paths.bvh.node_count = bvh.node_count;
+        job.paths.bvh.order = (int *)device_copy(bvh.order, (size_t)world->sphere_count * sizeof(int));
+        bvh_free(&bvh);
+    }
     job.width = world->width;
     job.height = world->height;
     job.samples = samples;
@@ -212,5 +225,7 @@ extern "C" unsigned long long pt_gpu_count_rays(const struct pt_world *world, in
     CUDA_CHECK(cudaFree((void *)job.paths.spheres));
     CUDA_CHECK(cudaFree((void *)job.paths.materials));
     CUDA_CHECK(cudaFree((void *)job.paths.lights)); /* cudaFree(NULL) does nothing */
+    CUDA_CHECK(cudaFree((void *)job.paths.bvh.nodes));
+    CUDA_CHECK(cudaFree((void *)job.paths.bvh.order));
     return rays;
 }

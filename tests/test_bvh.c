@@ -2,13 +2,16 @@
  * every sphere, which stay the definition: the same nearest hit (ties to the first sphere in file
  * order) and the same shadows on random rays and random scenes (overlapping and coincident
  * spheres, rays that graze a sphere, origins inside spheres, radii from 0.001 to 10,000), the
- * same image from the CPU reference both ways, and 100,000 spheres at 256x256 in seconds. */
+ * same image from the CPU reference both ways, and 100,000 spheres at 256x256 in seconds. The
+ * same for the path tracer (common/pathtrace/pt_bvh.h, pt_math.h's pt_closest_hit_in_tree). */
 #include "test_support.h"
 
 #include <math.h>
 
 #include "bvh.h"
 #include "cpu_reference.h"
+#include "pathtrace/pt_bvh.h"
+#include "pathtrace/pt_reference.h"
 #include "report.h"
 
 /* A small deterministic generator (xorshift64*), so every run tests the same cases. */
@@ -266,6 +269,117 @@ static void a_hundred_thousand_spheres_in_seconds(void **state)
     remove_temporary_folder(dir);
 }
 
+/* ---- The path tracer's hierarchy ------------------------------------------------------------ */
+
+/* The path tracer's nearest hit (pt_sphere_hit, t > PT_T_MIN) through its hierarchy is its loop's
+ * over every sphere, at every scale, on the same kinds of rays as the main track's test. */
+static void the_path_tracers_hierarchy_finds_what_its_loop_finds(void **state)
+{
+    (void)state;
+    const struct {
+        int count;
+        double extent, r_lo, r_hi;
+    } scales[] = {
+        {100, 5, 0.01, 0.5},    {1000, 10, 0.001, 1},     {3000, 3, 0.05, 0.5},
+        {500, 10000, 1, 10000}, {2000, 100, 0.001, 0.01}, {64, 1, 0.001, 10000},
+    };
+    long long rays = 0, hits = 0, rounded_hits = 0;
+    for (size_t c = 0; c < sizeof scales / sizeof *scales; ++c) {
+        rng_state = 0x5851F42D4C957F2DULL + c;
+        int count = scales[c].count;
+        struct spec_sphere *drawn = random_spheres(count, scales[c].extent, scales[c].r_lo, scales[c].r_hi);
+        struct pt_sphere *spheres = malloc((size_t)count * sizeof *spheres);
+        assert_non_null(spheres);
+        for (int k = 0; k < count; ++k)
+            spheres[k] = (struct pt_sphere){drawn[k].centre, drawn[k].radius};
+        struct bvh bvh;
+        assert_int_equal(pt_bvh_build(spheres, count, &bvh), 0);
+        assert_well_formed(&bvh, drawn, count);
+        struct pt_world in_order = {0};
+        in_order.spheres = spheres;
+        in_order.sphere_count = count;
+        struct pt_world in_tree = in_order;
+        in_tree.bvh = bvh_view(&bvh);
+        for (int r = 0; r < 20000; ++r) {
+            struct ray_case ray = random_ray(drawn, count, scales[c].extent);
+            /* The path tracer's rays are unit (spec_norm) on every segment but the camera's
+             * before normalising; test both. */
+            if (r % 2)
+                ray.direction = spec_norm(ray.direction);
+            float t_loop, t_tree;
+            int by_loop = pt_closest_hit_in_order(&in_order, ray.origin, ray.direction, &t_loop);
+            int by_tree = pt_closest_hit(&in_tree, ray.origin, ray.direction, &t_tree);
+            if (by_loop != by_tree || memcmp(&t_loop, &t_tree, sizeof t_loop) != 0)
+                fail_msg("scale %zu, ray %d: the loop hits sphere %d at t = %.9g, the hierarchy %d at %.9g",
+                         c, r, by_loop, (double)t_loop, by_tree, (double)t_tree);
+            ++rays;
+            hits += by_loop >= 0;
+            if (by_loop >= 0) {
+                const struct pt_sphere *s = &spheres[by_loop];
+                struct spec_vec3 oc = spec_sub(s->centre, ray.origin);
+                double dd = spec_dot(ray.direction, ray.direction), along = spec_dot(oc, ray.direction);
+                double miss2 = spec_dot(oc, oc) - along * along / dd;
+                rounded_hits += miss2 > (double)s->radius * s->radius * 1.01;
+            }
+        }
+        bvh_free(&bvh);
+        free(spheres);
+        free(drawn);
+    }
+    print_message("# path tracer: %lld rays, %lld nearest hits (%lld found by rounding), the same "
+                  "both ways\n", rays, hits, rounded_hits);
+    assert_true(hits > rays / 4 && rounded_hits > 100);
+}
+
+/* The path-tracing reference through its hierarchy (pt_reference_render builds one above
+ * PT_BVH_FROM spheres) adds the sums and counts the rays that the loop over every sphere does,
+ * on a generated scene with every material. */
+static void the_path_tracing_reference_sums_the_same_both_ways(void **state)
+{
+    (void)state;
+    char *dir = make_temporary_folder();
+    struct command_result *r = run_shell("python3 scenes/generate-random.py 1497 --path-tracing "
+                                         "--size 40x30 --samples 2 > '%s/pt.scene'", dir);
+    if (r->exit_code != 0) {
+        remove_temporary_folder(dir);
+        print_message("skipped: python3 could not run scenes/generate-random.py\n");
+        skip();
+    }
+    char path[512], error[512];
+    snprintf(path, sizeof path, "%s/pt.scene", dir);
+    struct pt_scene scene;
+    int loaded = pt_scene_load(path, &scene, error, sizeof error);
+    if (loaded)
+        print_message("# %s\n", error);
+    assert_int_equal(loaded, 0);
+    assert_true(scene.sphere_count == 1500 && scene.sphere_count > PT_BVH_FROM);
+    struct pt_world world = pt_scene_world(&scene, scene.width, scene.height);
+    size_t channels = (size_t)world.width * world.height * 3;
+    unsigned long long *through_tree = calloc(channels, sizeof *through_tree);
+    unsigned long long *by_loop = calloc(channels, sizeof *by_loop);
+    assert_true(through_tree && by_loop);
+    unsigned long long tree_rays = pt_reference_render(&world, PT_ESTIMATOR_PATH, scene.samples, 2, through_tree);
+    unsigned long long loop_rays = 0;
+    for (int j = 0; j < world.height; ++j)
+        for (int i = 0; i < world.width; ++i)
+            for (int s = 0; s < scene.samples; ++s) {
+                int rays;
+                struct spec_vec3 c = pt_trace_sample(&world, i, j, (unsigned)s, &rays);
+                unsigned long long *sum = by_loop + ((size_t)j * world.width + i) * 3;
+                sum[0] += pt_fixed(c.x);
+                sum[1] += pt_fixed(c.y);
+                sum[2] += pt_fixed(c.z);
+                loop_rays += (unsigned long long)rays;
+            }
+    print_message("# 1,500 path-tracing spheres at 40x30, 2 samples: %llu rays both ways\n", loop_rays);
+    assert_true(tree_rays == loop_rays && loop_rays > 2400);
+    assert_memory_equal(through_tree, by_loop, channels * sizeof *by_loop);
+    free(through_tree);
+    free(by_loop);
+    pt_scene_free(&scene);
+    remove_temporary_folder(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -273,6 +387,8 @@ int main(void)
         cmocka_unit_test(coincident_spheres_keep_the_tree_shallow),
         cmocka_unit_test(the_cpu_reference_renders_the_same_image_both_ways),
         cmocka_unit_test(a_hundred_thousand_spheres_in_seconds),
+        cmocka_unit_test(the_path_tracers_hierarchy_finds_what_its_loop_finds),
+        cmocka_unit_test(the_path_tracing_reference_sums_the_same_both_ways),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -423,7 +423,7 @@ static void diffuse_directions_are_unit_and_outward(void **state)
 static struct pt_world tiny_world(const struct pt_sphere *sphere, const struct pt_material *m,
                                   int max_depth)
 {
-    struct pt_world w;
+    struct pt_world w = {0}; /* no hierarchy: every sphere in file order */
     w.spheres = sphere;
     w.materials = m;
     w.sphere_count = 1;

@@ -287,11 +287,15 @@ struct pt_world {
     int light_count;
     struct spec_vec3 camera, sky;
     int width, height, max_depth;
+    /* nodes NULL: every sphere is tested, in file order (the definition). Else a hierarchy over
+     * the spheres (common/pathtrace/pt_bvh.c), which finds the same sphere at the same t. */
+    struct spec_bvh bvh;
 };
 
-/* The closest sphere along o + t d (ties to the first in file order), or -1; *t its distance. */
-PT_FN int pt_closest_hit(const struct pt_world *world, struct spec_vec3 origin,
-                         struct spec_vec3 direction, float *t)
+/* The closest sphere along o + t d (ties to the first in file order), or -1; *t its distance:
+ * every sphere tested in file order, the track's definition of the nearest hit. */
+PT_FN int pt_closest_hit_in_order(const struct pt_world *world, struct spec_vec3 origin,
+                                  struct spec_vec3 direction, float *t)
 {
     int closest = -1;
     float best = PT_T_FAR;
@@ -304,6 +308,54 @@ PT_FN int pt_closest_hit(const struct pt_world *world, struct spec_vec3 origin,
     }
     *t = best;
     return closest;
+}
+
+/* pt_closest_hit_in_order's answer through world->bvh, by the main track's two rules
+ * (common/spec_bvh.h): a candidate wins on (t, index), whatever order the tree meets the spheres
+ * in, and a box is skipped only when no sphere inside it can pass pt_sphere_hit's rounded test
+ * before the best t so far. pt_sphere_hit's discriminant is spec_intersect's divided by 4, which
+ * is exact, so the same widening (SPEC_BVH_REACH) bounds where it can report a hit, and a hit it
+ * reports lies on its sphere, so inside the widened box. */
+PT_FN int pt_closest_hit_in_tree(const struct pt_world *world, struct spec_vec3 origin,
+                                 struct spec_vec3 direction, float *t)
+{
+    const struct spec_bvh *bvh = &world->bvh;
+    struct spec_vec3 inverse = spec_bvh_inverse(direction);
+    int closest = -1;
+    float best = PT_T_FAR;
+    int stack[SPEC_BVH_STACK];
+    int top = 0;
+    stack[top++] = 0;
+    while (top > 0) {
+        const struct spec_bvh_node *node = &bvh->nodes[stack[--top]];
+        if (!spec_bvh_may_hit(node, origin, inverse, best))
+            continue;
+        if (node->count == 0) {
+            stack[top++] = node->first + 1;
+            stack[top++] = node->first;
+            continue;
+        }
+        for (int k = 0; k < node->count; ++k) {
+            int s = bvh->order[node->first + k];
+            float hit = pt_sphere_hit(world->spheres[s], origin, direction);
+            if (hit < best || (hit == best && closest >= 0 && s < closest)) {
+                best = hit;
+                closest = s;
+            }
+        }
+    }
+    *t = best;
+    return closest;
+}
+
+/* The closest sphere along o + t d (ties to the first in file order), or -1; *t its distance:
+ * through the hierarchy when the world has one. */
+PT_FN int pt_closest_hit(const struct pt_world *world, struct spec_vec3 origin,
+                         struct spec_vec3 direction, float *t)
+{
+    if (world->bvh.nodes)
+        return pt_closest_hit_in_tree(world, origin, direction, t);
+    return pt_closest_hit_in_order(world, origin, direction, t);
 }
 
 /* The radiance one sample of pixel (i, j) brings back, and in *rays the rays it traced: at most

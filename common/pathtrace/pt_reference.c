@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "parallel_rows.h"
+#include "pathtrace/pt_bvh.h"
 #include "pathtrace/pt_reservoirs.h"
 
 struct frame {
@@ -139,8 +140,20 @@ static unsigned long long render_reservoirs(const struct pt_world *world, int sa
 unsigned long long pt_reference_render(const struct pt_world *world, int estimator, int samples,
                                        int threads, unsigned long long *sums)
 {
-    if (estimator == PT_ESTIMATOR_RESERVOIRS)
-        return render_reservoirs(world, samples, threads, sums);
-    struct frame frame = {world, estimator, samples, sums};
-    return parallel_rows(world->height, threads, render_row, &frame);
+    /* Many spheres: through a hierarchy, which finds the same spheres (pt_closest_hit), much
+     * sooner; without memory for it, every sphere. */
+    struct pt_world searched = *world;
+    struct bvh bvh = {0};
+    if (!world->bvh.nodes && world->sphere_count > PT_BVH_FROM &&
+        pt_bvh_build(world->spheres, world->sphere_count, &bvh) == 0)
+        searched.bvh = bvh_view(&bvh);
+    unsigned long long rays;
+    if (estimator == PT_ESTIMATOR_RESERVOIRS) {
+        rays = render_reservoirs(&searched, samples, threads, sums);
+    } else {
+        struct frame frame = {&searched, estimator, samples, sums};
+        rays = parallel_rows(world->height, threads, render_row, &frame);
+    }
+    bvh_free(&bvh);
+    return rays;
 }

@@ -368,5 +368,8 @@ struct pt_world pt_scene_world(const struct pt_scene *scene, int width, int heig
     world.width = width;
     world.height = height;
     world.max_depth = scene->max_depth;
+    world.bvh.nodes = NULL; /* every sphere in file order; pt_bvh_build makes a hierarchy */
+    world.bvh.node_count = 0;
+    world.bvh.order = NULL;
     return world;
 }
