@@ -1,27 +1,35 @@
 /*
- * Stage p07a, device compaction (a side stage): the live paths compacted on the device after
- * every segment (seed 002, "device compaction", its StreamingMK).
+ * Stage p07a, device compaction (a side stage): the paths in two streams that the device
+ * refills and compacts itself (seed 002, "device compaction", its StreamingMK).
  *
  * In p07 every intersection and scatter kernel covers all the frame's paths, and a thread whose
- * path has ended reads its flag and leaves: after a few segments most warps hold a few live paths
- * among many ended ones. Here the scatter kernel marks which of the paths it extended go on,
- * CUB's DeviceSelect::Flagged packs their indices into a list (a prefix sum over the marks, done
- * by the library), and the next segment's kernels run over that list only, with a grid sized by
- * its length, which the host reads back: every warp is full of live paths. The price: the
- * selection's own launches, and a copy back per segment during which the GPU waits for the host.
+ * path has ended reads its flag and leaves: after a few segments most warps hold a few live
+ * paths among many ended ones, and each frame waits for its longest path. Here the paths live in
+ * two streams in global memory, an input and an output. A regeneration kernel fills the input
+ * stream's empty slots with new paths from a global counter (path q is sample q / pixels of
+ * pixel q % pixels, as in p09); the intersection and scatter kernels extend its paths by one
+ * segment, and the scatter kernel writes each path that goes on to the output stream, at a slot
+ * taken with an atomicAdd on that stream's count: the compaction. Then the streams swap. A path
+ * that ends adds its sample to its pixel's 64-bit sums with atomics, which integer sums allow in
+ * any order (common/pathtrace/SPEC.md section 4): the image keeps p07's bits.
+ *
+ * Every count stays in device memory: the grids are sized for a stream's capacity and threads
+ * past the live count leave at once, so the host never waits for a count. It enqueues the
+ * iterations in batches, one batch ahead of the GPU, and learns when to stop from one word the
+ * last kernel of each batch writes into mapped host memory.
  *
  * Builds on p07-constant-scene.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <cub/device/device_select.cuh>
-
 #include "gpu.h"
 #include "pathtrace/pt_stage.h"
 
 #define BLOCK_THREADS 128
 #define MAX_SPHERES 1024 /* 16 + 20 bytes each: 36 KiB of the 64 KiB of constant memory */
+#define STREAM_WAVES 4      /* a stream's slots, in GPU-fulls of threads: stream_capacity() */
+#define BATCH_ITERATIONS 4  /* iterations enqueued between two looks at the work left */
 
 const struct stage_info stage_info = {
     MAX_SPHERES,
@@ -36,7 +44,6 @@ __constant__ struct pt_material c_materials[MAX_SPHERES];
 
 struct ray {
     struct spec_vec3 origin, direction;
-    int done;
 };
 
 struct hit {
@@ -44,82 +51,111 @@ struct hit {
     int sphere; /* -1: nothing hit */
 };
 
-/* Where rays and hits live: one array per field. */
-struct ray_arrays {
-    struct spec_vec3 *origin, *direction;
-    int *done;
+/* A path in flight. In p07 a thread's index was its pixel, and the frame and the segment were
+ * the launch's; a stream mixes pixels, samples and depths, so each path carries its own. Its
+ * colour is never stored: the path adds it to the sums when it ends. */
+struct path {
+    unsigned pixel, frame;
+    int segment;
+    struct ray ray;
+    struct spec_vec3 attenuation; /* the product of the attenuations so far */
 };
 
+/* A stream of paths, one array per field as in p07: slots 0 to its count - 1 hold paths. */
+struct path_stream {
+    struct spec_vec3 *origin, *direction, *attenuation;
+    unsigned *pixel, *frame;
+    int *segment;
+};
+
+/* The hits of the input stream's paths, slot by slot. */
 struct hit_arrays {
     float *t;
     int *sphere;
 };
 
-__device__ static struct ray load_ray(struct ray_arrays rays, int p)
+__device__ static struct ray load_ray(struct path_stream paths, int slot)
 {
     struct ray ray;
-    ray.origin = rays.origin[p];
-    ray.direction = rays.direction[p];
-    ray.done = rays.done[p];
+    ray.origin = paths.origin[slot];
+    ray.direction = paths.direction[slot];
     return ray;
 }
 
-__device__ static void store_ray(struct ray_arrays rays, int p, struct ray ray)
+__device__ static struct path load_path(struct path_stream paths, int slot)
 {
-    rays.origin[p] = ray.origin;
-    rays.direction[p] = ray.direction;
-    rays.done[p] = ray.done;
+    struct path path;
+    path.pixel = paths.pixel[slot];
+    path.frame = paths.frame[slot];
+    path.segment = paths.segment[slot];
+    path.ray = load_ray(paths, slot);
+    path.attenuation = paths.attenuation[slot];
+    return path;
 }
 
-struct sample {
-    struct spec_vec3 colour;      /* what the path has brought back */
-    struct spec_vec3 attenuation; /* the product of the attenuations so far */
+__device__ static void store_path(struct path_stream paths, int slot, struct path path)
+{
+    paths.pixel[slot] = path.pixel;
+    paths.frame[slot] = path.frame;
+    paths.segment[slot] = path.segment;
+    paths.origin[slot] = path.ray.origin;
+    paths.direction[slot] = path.ray.direction;
+    paths.attenuation[slot] = path.attenuation;
+}
+
+/* The streams' bookkeeping, in device memory: only the kernels read and write it, so no launch
+ * waits for the host to learn a count. A kernel's blocks run in any order, so a word one thread
+ * writes is never read by the kernel that writes it, only by later ones: hence a queue head per
+ * stream, each written by the regeneration of the other. */
+struct stream_counters {
+    int count[2];                    /* the paths in stream 0 and in stream 1 */
+    unsigned long long next_path[2]; /* the queue: the first path not started, as the
+                                        regeneration of stream 0 or 1 finds it */
+    int live;                        /* the paths in the stream being extended */
+    int iterations_with_work;        /* iterations whose streams held any path (a metric) */
 };
 
-struct sample_arrays {
-    struct spec_vec3 *colour, *attenuation;
-};
-
-__device__ static struct sample load_sample(struct sample_arrays samples, int p)
+/* Fills the empty slots of stream `stream` (its count up to the capacity) from the queue, then
+ * it is the next iteration's input. Thread t starts path next_path + t in slot count + t. */
+__global__ void regenerate_kernel(struct path_stream paths, struct stream_counters *counters,
+                                  int stream, int capacity, unsigned long long total_paths,
+                                  struct spec_vec3 camera, int width, int height, int *work_left)
 {
-    struct sample sample;
-    sample.colour = samples.colour[p];
-    sample.attenuation = samples.attenuation[p];
-    return sample;
-}
-
-__device__ static void store_sample(struct sample_arrays samples, int p, struct sample sample)
-{
-    samples.colour[p] = sample.colour;
-    samples.attenuation[p] = sample.attenuation;
-}
-
-__global__ void camera_kernel(struct ray_arrays rays, struct sample_arrays samples, int *live,
-                              struct spec_vec3 camera, int width, int height, unsigned frame)
-{
-    int p = blockIdx.x * blockDim.x + threadIdx.x;
-    if (p >= width * height)
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    int count = counters->count[stream];
+    unsigned long long queue_head = counters->next_path[stream];
+    unsigned long long queued = total_paths - queue_head;
+    int taken = (unsigned long long)(capacity - count) < queued ? capacity - count : (int)queued;
+    if (t == 0) {
+        counters->live = count + taken;
+        counters->next_path[1 - stream] = queue_head + taken;
+        counters->count[1 - stream] = 0; /* the next output starts empty */
+        counters->iterations_with_work += count + taken > 0;
+        if (work_left) /* the batch's last kernel: the host reads this */
+            *work_left = count + taken > 0;
+    }
+    if (t >= taken)
         return;
-    struct ray ray;
-    pt_camera_ray(camera, width, height, p % width, p / width, frame, &ray.origin, &ray.direction);
-    ray.done = 0;
-    store_ray(rays, p, ray);
-    struct sample sample;
-    sample.colour = spec_v3(0.0f, 0.0f, 0.0f);
-    sample.attenuation = spec_v3(1.0f, 1.0f, 1.0f);
-    store_sample(samples, p, sample);
-    live[p] = p; /* every path starts live */
+    unsigned long long q = queue_head + (unsigned long long)t;
+    unsigned long long pixels = (unsigned long long)width * (unsigned long long)height;
+    int p = (int)(q % pixels);
+    struct path path;
+    path.pixel = (unsigned)p;
+    path.frame = (unsigned)(q / pixels);
+    path.segment = 0;
+    pt_camera_ray(camera, width, height, p % width, p / width, path.frame, &path.ray.origin,
+                  &path.ray.direction);
+    path.attenuation = spec_v3(1.0f, 1.0f, 1.0f);
+    store_path(paths, count + t, path);
 }
 
-/* Thread i works on path live[i]: the list holds only paths still going, so no thread idles. */
-__global__ void intersect_kernel(struct ray_arrays rays, struct hit_arrays hits, const int *live,
-                                 int sphere_count, int count)
+__global__ void intersect_kernel(struct path_stream paths, struct hit_arrays hits,
+                                 const struct stream_counters *counters, int sphere_count)
 {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= count)
+    int slot = blockIdx.x * blockDim.x + threadIdx.x;
+    if (slot >= counters->live)
         return;
-    int p = live[i];
-    const struct ray ray = load_ray(rays, p);
+    const struct ray ray = load_ray(paths, slot);
     struct hit hit;
     hit.t = PT_T_FAR;
     hit.sphere = -1;
@@ -130,115 +166,109 @@ __global__ void intersect_kernel(struct ray_arrays rays, struct hit_arrays hits,
             hit.sphere = s;
         }
     }
-    hits.t[p] = hit.t;
-    hits.sphere[p] = hit.sphere;
+    hits.t[slot] = hit.t;
+    hits.sphere[slot] = hit.sphere;
 }
 
-/* going[i]: whether path live[i] goes on, the flags the selection keeps list entries by. */
-__global__ void scatter_kernel(struct ray_arrays rays, struct hit_arrays hits,
-                               struct sample_arrays samples, const int *live, int *going,
-                               struct spec_vec3 sky, int count, unsigned frame, int segment,
+/* Samples of one pixel may end in the same launch: atomics, in any order the same sums. */
+__device__ static void add_sample(unsigned long long *sums, unsigned pixel, struct spec_vec3 colour)
+{
+    atomicAdd(&sums[3 * (size_t)pixel + 0], (unsigned long long)pt_fixed(colour.x));
+    atomicAdd(&sums[3 * (size_t)pixel + 1], (unsigned long long)pt_fixed(colour.y));
+    atomicAdd(&sums[3 * (size_t)pixel + 2], (unsigned long long)pt_fixed(colour.z));
+}
+
+/* Extends the paths of stream `input` by their segment: a path that ends adds what it brought
+ * back to its pixel; one that goes on is written to stream 1 - input, at the slot its count's
+ * atomicAdd hands out, so the paths that go on end up side by side. */
+__global__ void scatter_kernel(struct path_stream paths, struct hit_arrays hits,
+                               struct path_stream next_paths, struct stream_counters *counters,
+                               int input, unsigned long long *sums, struct spec_vec3 sky,
                                int max_depth)
 {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= count)
+    int slot = blockIdx.x * blockDim.x + threadIdx.x;
+    if (slot >= counters->live)
         return;
-    int p = live[i];
-    struct ray ray = load_ray(rays, p);
+    struct path path = load_path(paths, slot);
     struct hit hit;
-    hit.t = hits.t[p];
-    hit.sphere = hits.sphere[p];
-    struct sample sample = load_sample(samples, p);
+    hit.t = hits.t[slot];
+    hit.sphere = hits.sphere[slot];
     if (hit.sphere < 0) {
-        sample.colour = spec_mul(sample.attenuation, sky);
-        ray.done = 1;
-    } else {
-        struct pt_scatter scatter;
-        pt_scatter_hit(c_materials[hit.sphere], c_spheres[hit.sphere], ray.origin, ray.direction,
-                       hit.t, (unsigned)p, frame, segment, &scatter);
-        if (scatter.event == PT_EMITTED) {
-            sample.colour = spec_mul(sample.attenuation, scatter.emitted);
-            ray.done = 1;
-        } else if (scatter.event == PT_ABSORBED) {
-            ray.done = 1;
-        } else {
-            sample.attenuation = spec_mul(sample.attenuation, scatter.attenuation);
-            ray.origin = scatter.origin;
-            ray.direction = scatter.direction;
-            if (segment == max_depth - 1)
-                ray.done = 1; /* still going after the last segment: it brings nothing */
-        }
-    }
-    store_ray(rays, p, ray);
-    store_sample(samples, p, sample);
-    going[i] = !ray.done;
-}
-
-__global__ void accumulate_kernel(const struct spec_vec3 *colours, unsigned long long *sums,
-                                  int count)
-{
-    int p = blockIdx.x * blockDim.x + threadIdx.x;
-    if (p >= count)
+        add_sample(sums, path.pixel, spec_mul(path.attenuation, sky));
         return;
-    struct spec_vec3 colour = colours[p];
-    sums[3 * p + 0] += pt_fixed(colour.x);
-    sums[3 * p + 1] += pt_fixed(colour.y);
-    sums[3 * p + 2] += pt_fixed(colour.z);
+    }
+    struct pt_scatter scatter;
+    pt_scatter_hit(c_materials[hit.sphere], c_spheres[hit.sphere], path.ray.origin,
+                   path.ray.direction, hit.t, path.pixel, path.frame, path.segment, &scatter);
+    if (scatter.event == PT_EMITTED) {
+        add_sample(sums, path.pixel, spec_mul(path.attenuation, scatter.emitted));
+        return;
+    }
+    /* Absorbed, or still going after the last segment: it brings nothing, nothing to add. */
+    if (scatter.event == PT_ABSORBED || path.segment == max_depth - 1)
+        return;
+    path.attenuation = spec_mul(path.attenuation, scatter.attenuation);
+    path.ray.origin = scatter.origin;
+    path.ray.direction = scatter.direction;
+    path.segment++;
+    /* The compaction. The compiler makes this one atomicAdd per warp (CUDA 13's SASS for sm_90:
+     * VOTEU.ANY, POPC, one ATOMG, SHFL): the lanes here count themselves, one adds the count,
+     * each takes the base plus its rank among them, the prefix sum of seed 002's compaction. */
+    int next_slot = atomicAdd(&counters->count[1 - input], 1);
+    store_path(next_paths, next_slot, path);
 }
 
-/* What the kernels work on, on the GPU. The paths stay in pixel order; only their indices move. */
+/* What the kernels work on, on the GPU. */
 struct device_paths {
-    struct ray_arrays rays;
+    struct path_stream streams[2]; /* in turn the input and the output of an iteration */
     struct hit_arrays hits;
-    struct sample_arrays samples;
+    struct stream_counters *counters;
     unsigned long long *sums; /* 3 per pixel */
-    int *live, *next_live;    /* the indices of the paths still going; the selection's output */
-    int *going;               /* per entry of live: 1 if its path goes on after the scatter */
-    int *live_count;          /* the selection's count of what it kept */
-    void *select_temp;        /* CUB's scratch space, sized once for a list of every path */
-    size_t select_temp_bytes;
+    int capacity;             /* the slots of each stream */
 };
 
-static void paths_alloc(struct device_paths *d, int count)
+static void stream_alloc(struct path_stream *s, int capacity)
 {
-    CUDA_CHECK(cudaMalloc((void **)&d->rays.origin, (size_t)count * sizeof(struct spec_vec3)));
-    CUDA_CHECK(cudaMalloc((void **)&d->rays.direction, (size_t)count * sizeof(struct spec_vec3)));
-    CUDA_CHECK(cudaMalloc((void **)&d->rays.done, (size_t)count * sizeof(int)));
-    CUDA_CHECK(cudaMalloc((void **)&d->hits.t, (size_t)count * sizeof(float)));
-    CUDA_CHECK(cudaMalloc((void **)&d->hits.sphere, (size_t)count * sizeof(int)));
-    CUDA_CHECK(cudaMalloc((void **)&d->samples.colour, (size_t)count * sizeof(struct spec_vec3)));
-    CUDA_CHECK(cudaMalloc((void **)&d->samples.attenuation,
-                          (size_t)count * sizeof(struct spec_vec3)));
-    CUDA_CHECK(cudaMalloc((void **)&d->sums, (size_t)count * 3 * sizeof(unsigned long long)));
-    CUDA_CHECK(cudaMemset(d->sums, 0, (size_t)count * 3 * sizeof(unsigned long long)));
-    CUDA_CHECK(cudaMalloc((void **)&d->live, (size_t)count * sizeof(int)));
-    CUDA_CHECK(cudaMalloc((void **)&d->next_live, (size_t)count * sizeof(int)));
-    CUDA_CHECK(cudaMalloc((void **)&d->going, (size_t)count * sizeof(int)));
-    CUDA_CHECK(cudaMalloc((void **)&d->live_count, sizeof(int)));
-    /* With no scratch space, CUB only says how much it needs: here, for the longest list, which
-     * covers every shorter one (it grows with the list's tiles). */
-    d->select_temp = NULL;
-    d->select_temp_bytes = 0;
-    CUDA_CHECK(cub::DeviceSelect::Flagged(d->select_temp, d->select_temp_bytes, d->live, d->going,
-                                          d->next_live, d->live_count, count, 0));
-    CUDA_CHECK(cudaMalloc(&d->select_temp, d->select_temp_bytes));
+    size_t n = (size_t)capacity;
+    CUDA_CHECK(cudaMalloc((void **)&s->origin, n * sizeof(struct spec_vec3)));
+    CUDA_CHECK(cudaMalloc((void **)&s->direction, n * sizeof(struct spec_vec3)));
+    CUDA_CHECK(cudaMalloc((void **)&s->attenuation, n * sizeof(struct spec_vec3)));
+    CUDA_CHECK(cudaMalloc((void **)&s->pixel, n * sizeof(unsigned)));
+    CUDA_CHECK(cudaMalloc((void **)&s->frame, n * sizeof(unsigned)));
+    CUDA_CHECK(cudaMalloc((void **)&s->segment, n * sizeof(int)));
+}
+
+static void stream_free(struct path_stream *s)
+{
+    CUDA_CHECK(cudaFree(s->origin));
+    CUDA_CHECK(cudaFree(s->direction));
+    CUDA_CHECK(cudaFree(s->attenuation));
+    CUDA_CHECK(cudaFree(s->pixel));
+    CUDA_CHECK(cudaFree(s->frame));
+    CUDA_CHECK(cudaFree(s->segment));
+}
+
+static void paths_alloc(struct device_paths *d, int capacity, int pixels)
+{
+    d->capacity = capacity;
+    stream_alloc(&d->streams[0], capacity);
+    stream_alloc(&d->streams[1], capacity);
+    CUDA_CHECK(cudaMalloc((void **)&d->hits.t, (size_t)capacity * sizeof(float)));
+    CUDA_CHECK(cudaMalloc((void **)&d->hits.sphere, (size_t)capacity * sizeof(int)));
+    CUDA_CHECK(cudaMalloc((void **)&d->counters, sizeof(struct stream_counters)));
+    CUDA_CHECK(cudaMemset(d->counters, 0, sizeof(struct stream_counters))); /* both empty */
+    CUDA_CHECK(cudaMalloc((void **)&d->sums, (size_t)pixels * 3 * sizeof(unsigned long long)));
+    CUDA_CHECK(cudaMemset(d->sums, 0, (size_t)pixels * 3 * sizeof(unsigned long long)));
 }
 
 static void paths_free(struct device_paths *d)
 {
-    CUDA_CHECK(cudaFree(d->rays.origin));
-    CUDA_CHECK(cudaFree(d->rays.direction));
-    CUDA_CHECK(cudaFree(d->rays.done));
+    stream_free(&d->streams[0]);
+    stream_free(&d->streams[1]);
     CUDA_CHECK(cudaFree(d->hits.t));
     CUDA_CHECK(cudaFree(d->hits.sphere));
-    CUDA_CHECK(cudaFree(d->samples.colour));
-    CUDA_CHECK(cudaFree(d->samples.attenuation));
+    CUDA_CHECK(cudaFree(d->counters));
     CUDA_CHECK(cudaFree(d->sums));
-    CUDA_CHECK(cudaFree(d->live));
-    CUDA_CHECK(cudaFree(d->next_live));
-    CUDA_CHECK(cudaFree(d->going));
-    CUDA_CHECK(cudaFree(d->live_count));
-    CUDA_CHECK(cudaFree(d->select_temp));
 }
 
 /* The scene in; returns the bytes copied. */
@@ -251,88 +281,152 @@ static size_t paths_upload_scene(const struct pt_world *world)
     return sphere_bytes + material_bytes;
 }
 
-/* count: the paths in d->live. An empty list launches nothing (a grid of 0 blocks is an error). */
-static void launch_intersect(const struct device_paths *d, const struct pt_world *world,
-                             int count)
+/* Every grid covers a stream's capacity: only the device knows how many slots hold paths. */
+static void launch_regenerate(const struct device_paths *d, const struct pt_world *world,
+                              int stream, unsigned long long total_paths, int *work_left)
 {
-    if (count == 0)
-        return;
-    int blocks = (count + BLOCK_THREADS - 1) / BLOCK_THREADS;
-    intersect_kernel<<<blocks, BLOCK_THREADS>>>(d->rays, d->hits, d->live, world->sphere_count,
-                                                count);
+    int blocks = (d->capacity + BLOCK_THREADS - 1) / BLOCK_THREADS;
+    regenerate_kernel<<<blocks, BLOCK_THREADS>>>(d->streams[stream], d->counters, stream,
+                                                 d->capacity, total_paths, world->camera,
+                                                 world->width, world->height, work_left);
+    CUDA_CHECK_LAUNCH("regenerate_kernel");
+}
+
+static void launch_intersect(const struct device_paths *d, const struct pt_world *world,
+                             int input)
+{
+    int blocks = (d->capacity + BLOCK_THREADS - 1) / BLOCK_THREADS;
+    intersect_kernel<<<blocks, BLOCK_THREADS>>>(d->streams[input], d->hits, d->counters,
+                                                world->sphere_count);
     CUDA_CHECK_LAUNCH("intersect_kernel");
 }
 
-static void launch_scatter(const struct device_paths *d, const struct pt_world *world, int count,
-                           unsigned frame, int segment)
+static void launch_scatter(const struct device_paths *d, const struct pt_world *world, int input)
 {
-    if (count == 0)
-        return;
-    int blocks = (count + BLOCK_THREADS - 1) / BLOCK_THREADS;
-    scatter_kernel<<<blocks, BLOCK_THREADS>>>(d->rays, d->hits, d->samples, d->live, d->going,
-                                              world->sky, count, frame, segment,
+    int blocks = (d->capacity + BLOCK_THREADS - 1) / BLOCK_THREADS;
+    scatter_kernel<<<blocks, BLOCK_THREADS>>>(d->streams[input], d->hits, d->streams[1 - input],
+                                              d->counters, input, d->sums, world->sky,
                                               world->max_depth);
     CUDA_CHECK_LAUNCH("scatter_kernel");
 }
 
-/* Keeps the entries of d->live whose path goes on, in their order (the selection is stable), and
- * returns how many. The count is read back because the host sizes the next grids by it: the
- * copy waits for the selection, and the GPU idles until the next launch arrives. */
-static int compact_live(struct device_paths *d, int count)
+/* A stream's slots. Every launch covers them all (threads past the live count leave at once),
+ * so the capacity sets both the work of a full iteration and the cost of an empty one. It is
+ * STREAM_WAVES times the threads the GPU holds at once running the scatter kernel (the one with
+ * the most registers, the fewest resident threads): a full stream is four rounds of blocks on
+ * every SM, so the last round of a launch, partly empty, costs at most a quarter of it, and the
+ * launches of P paths of D segments number about 3 P D / capacity, plus the drain at the end.
+ * Never more than all the paths: a small render has nothing to fill more slots with. */
+static int stream_capacity(unsigned long long total_paths)
 {
-    if (count == 0)
-        return 0;
-    size_t temp_bytes = d->select_temp_bytes;
-    CUDA_CHECK(cub::DeviceSelect::Flagged(d->select_temp, temp_bytes, d->live, d->going,
-                                          d->next_live, d->live_count, count, 0));
-    CUDA_CHECK_LAUNCH("cub::DeviceSelect::Flagged");
-    int live;
-    CUDA_CHECK(cudaMemcpy(&live, d->live_count, sizeof live, cudaMemcpyDeviceToHost));
-    int *kept = d->next_live; /* the output becomes the list; the old list, the next output */
-    d->next_live = d->live;
-    d->live = kept;
-    return live;
+    int device, sms, blocks_per_sm;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &blocks_per_sm, (const void *)scatter_kernel, BLOCK_THREADS, 0));
+    unsigned long long resident =
+        (unsigned long long)sms * (unsigned long long)(blocks_per_sm > 0 ? blocks_per_sm : 1) *
+        BLOCK_THREADS;
+    unsigned long long capacity = STREAM_WAVES * resident;
+    return (int)(capacity < total_paths ? capacity : total_paths);
 }
 
-/* The kernel benchmark's files (pt_record.h) from and into this stage's layout. */
-static void paths_to_record(const struct device_paths *d, struct pt_record *record)
+/* BATCH_ITERATIONS iterations, then `done` recorded. An iteration extends the input stream's
+ * paths by a segment into the output stream, refills the output from the queue and swaps the
+ * two. The refill comes last so that the batch's last kernel knows whether the next iteration
+ * has any path: it writes that into *work_left, host memory the host reads after `done`. */
+static void enqueue_batch(const struct device_paths *d, const struct pt_world *world,
+                          unsigned long long total_paths, int *input, int *work_left,
+                          cudaEvent_t done)
 {
-    size_t count = (size_t)record->width * (size_t)record->height;
-    CUDA_CHECK(cudaMemcpy(record->origin, d->rays.origin, count * sizeof(struct spec_vec3),
-                          cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(record->direction, d->rays.direction, count * sizeof(struct spec_vec3),
-                          cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(record->done, d->rays.done, count * sizeof(int), cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(record->colour, d->samples.colour, count * sizeof(struct spec_vec3),
-                          cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(record->attenuation, d->samples.attenuation,
-                          count * sizeof(struct spec_vec3), cudaMemcpyDeviceToHost));
+    for (int i = 0; i < BATCH_ITERATIONS; ++i) {
+        int output = 1 - *input;
+        launch_intersect(d, world, *input);
+        launch_scatter(d, world, *input);
+        launch_regenerate(d, world, output, total_paths,
+                          i == BATCH_ITERATIONS - 1 ? work_left : NULL);
+        *input = output;
+    }
+    CUDA_CHECK(cudaEventRecord(done, 0));
 }
 
-static void paths_from_record(struct device_paths *d, const struct pt_record *record)
+/* A stream's arrays on the host, for the kernel benchmark's files (pt_record.h). */
+static void host_stream_alloc(struct path_stream *s, int capacity)
 {
-    size_t count = (size_t)record->width * (size_t)record->height;
-    CUDA_CHECK(cudaMemcpy(d->rays.origin, record->origin, count * sizeof(struct spec_vec3),
-                          cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(d->rays.direction, record->direction, count * sizeof(struct spec_vec3),
-                          cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(d->rays.done, record->done, count * sizeof(int), cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(d->samples.colour, record->colour, count * sizeof(struct spec_vec3),
-                          cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(d->samples.attenuation, record->attenuation,
-                          count * sizeof(struct spec_vec3), cudaMemcpyHostToDevice));
+    size_t n = (size_t)(capacity > 0 ? capacity : 1);
+    s->origin = (struct spec_vec3 *)host_alloc_or_exit(n * sizeof(struct spec_vec3), "paths");
+    s->direction = (struct spec_vec3 *)host_alloc_or_exit(n * sizeof(struct spec_vec3), "paths");
+    s->attenuation = (struct spec_vec3 *)host_alloc_or_exit(n * sizeof(struct spec_vec3), "paths");
+    s->pixel = (unsigned *)host_alloc_or_exit(n * sizeof(unsigned), "paths");
+    s->frame = (unsigned *)host_alloc_or_exit(n * sizeof(unsigned), "paths");
+    s->segment = (int *)host_alloc_or_exit(n * sizeof(int), "paths");
 }
 
-/* --record: the paths before segment `segment` of frame 0. */
-static void record_paths(const struct pt_render_job *job, const struct device_paths *d,
-                         int segment)
+static void host_stream_free(struct path_stream *s)
 {
+    free(s->origin);
+    free(s->direction);
+    free(s->attenuation);
+    free(s->pixel);
+    free(s->frame);
+    free(s->segment);
+}
+
+static void stream_copy(struct path_stream to, struct path_stream from, int count,
+                        enum cudaMemcpyKind kind)
+{
+    size_t n = (size_t)count;
+    CUDA_CHECK(cudaMemcpy(to.origin, from.origin, n * sizeof(struct spec_vec3), kind));
+    CUDA_CHECK(cudaMemcpy(to.direction, from.direction, n * sizeof(struct spec_vec3), kind));
+    CUDA_CHECK(cudaMemcpy(to.attenuation, from.attenuation, n * sizeof(struct spec_vec3), kind));
+    CUDA_CHECK(cudaMemcpy(to.pixel, from.pixel, n * sizeof(unsigned), kind));
+    CUDA_CHECK(cudaMemcpy(to.frame, from.frame, n * sizeof(unsigned), kind));
+    CUDA_CHECK(cudaMemcpy(to.segment, from.segment, n * sizeof(int), kind));
+}
+
+/* --record: the paths of frame 0 before segment `segment`, in the record's pixel order. The
+ * render's streams mix samples and depths, so this pass of the same kernels renders frame 0
+ * alone into streams that hold all its paths at once: after `segment` iterations every path
+ * left is at that segment. Ended paths have added their colour to the sums, which are not
+ * kept: the record's colour is 0 for them (the benchmark reads only the live paths). */
+static void record_paths(const struct pt_render_job *job, int segment)
+{
+    const struct pt_world *world = &job->world;
+    int pixels = job->width * job->height;
+    struct device_paths d;
+    paths_alloc(&d, pixels, pixels);
+    paths_upload_scene(world);
+    launch_regenerate(&d, world, 0, (unsigned long long)pixels, NULL);
+    int input = 0;
+    for (int s = 0; s < segment; ++s) {
+        launch_intersect(&d, world, input);
+        launch_scatter(&d, world, input);
+        launch_regenerate(&d, world, 1 - input, (unsigned long long)pixels, NULL);
+        input = 1 - input;
+    }
+    struct stream_counters counters;
+    CUDA_CHECK(cudaMemcpy(&counters, d.counters, sizeof counters, cudaMemcpyDeviceToHost));
+    struct path_stream live;
+    host_stream_alloc(&live, counters.live);
+    stream_copy(live, d.streams[input], counters.live, cudaMemcpyDeviceToHost);
+
     struct pt_record record;
     if (pt_record_alloc(&record, job->width, job->height)) {
         fprintf(stderr, "%s: error: out of host memory for --record\n", stage_manifest.name);
         exit(1);
     }
-    paths_to_record(d, &record);
+    for (int p = 0; p < pixels; ++p) {
+        record.origin[p] = record.direction[p] = spec_v3(0.0f, 0.0f, 0.0f);
+        record.colour[p] = record.attenuation[p] = spec_v3(0.0f, 0.0f, 0.0f);
+        record.done[p] = 1;
+    }
+    for (int i = 0; i < counters.live; ++i) {
+        unsigned p = live.pixel[i];
+        record.origin[p] = live.origin[i];
+        record.direction[p] = live.direction[i];
+        record.attenuation[p] = live.attenuation[i];
+        record.done[p] = 0;
+    }
     record.sample = 0;
     record.segment = segment;
     record.max_depth = job->max_depth;
@@ -342,6 +436,8 @@ static void record_paths(const struct pt_render_job *job, const struct device_pa
         exit(1);
     }
     pt_record_free(&record);
+    host_stream_free(&live);
+    paths_free(&d);
 }
 
 void stage_render(struct pt_render_job *job)
@@ -350,14 +446,28 @@ void stage_render(struct pt_render_job *job)
     const struct pt_world *world = &job->world;
     int count = job->width * job->height;
     size_t sum_bytes = (size_t)count * 3 * sizeof(unsigned long long);
+    unsigned long long total_paths = (unsigned long long)count * (unsigned long long)job->samples;
+
+    if (job->record_dir)
+        record_paths(job, job->record_segment);
 
     double start = timer_now_us();
     unsigned long long *sums = (unsigned long long *)host_alloc_or_exit(sum_bytes, "pixel sums");
+    /* One word per batch parity, in pinned host memory the GPU writes directly (mapped): batch k
+     * + 2, which reuses batch k's word, is enqueued only after the host has read it. */
+    volatile int *work_left;
+    CUDA_CHECK(cudaHostAlloc((void **)&work_left, 2 * sizeof(int), cudaHostAllocMapped));
+    work_left[0] = work_left[1] = 1;
+    int *device_work_left;
+    CUDA_CHECK(cudaHostGetDevicePointer((void **)&device_work_left, (void *)work_left, 0));
     report_phase_since(report, PHASE_HOST_ALLOCATION, start);
 
     start = timer_now_us();
     struct device_paths d;
-    paths_alloc(&d, count);
+    paths_alloc(&d, stream_capacity(total_paths), count);
+    cudaEvent_t batch_done[2];
+    CUDA_CHECK(cudaEventCreate(&batch_done[0]));
+    CUDA_CHECK(cudaEventCreate(&batch_done[1]));
     report_phase_since(report, PHASE_DEVICE_ALLOCATION, start);
 
     start = timer_now_us();
@@ -365,73 +475,101 @@ void stage_render(struct pt_render_job *job)
     report_phase_since(report, PHASE_HOST_TO_DEVICE, start);
 
     gpu_kernel_resources(report, (const void *)scatter_kernel, BLOCK_THREADS, 0);
-    int blocks = (count + BLOCK_THREADS - 1) / BLOCK_THREADS;
+    /* An iteration with work traces a segment of every path in the stream, and a full stream
+     * while paths are queued; past this many iterations the loop could only be a bug. */
+    unsigned long long most_iterations = total_paths * (unsigned long long)job->max_depth /
+                                             (unsigned long long)d.capacity +
+                                         (unsigned long long)job->max_depth + 3 * BATCH_ITERATIONS;
+    int batches = 0;
     struct kernel_timer timer;
     kernel_timer_start(&timer);
-    for (int frame = 0; frame < job->samples; ++frame) {
-        camera_kernel<<<blocks, BLOCK_THREADS>>>(d.rays, d.samples, d.live, world->camera,
-                                                 job->width, job->height, (unsigned)frame);
-        CUDA_CHECK_LAUNCH("camera_kernel");
-        int live = count;
-        for (int segment = 0; segment < job->max_depth; ++segment) {
-            if (job->record_dir && frame == 0 && segment == job->record_segment)
-                record_paths(job, &d, segment);
-            launch_intersect(&d, world, live);
-            launch_scatter(&d, world, live, (unsigned)frame, segment);
-            if (segment < job->max_depth - 1) /* after the last one every path has ended */
-                live = compact_live(&d, live);
+    launch_regenerate(&d, world, 0, total_paths, NULL); /* the first input: the first paths */
+    int input = 0;
+    enqueue_batch(&d, world, total_paths, &input, &device_work_left[0], batch_done[0]);
+    for (int batch = 0;; ++batch) {
+        /* The next batch goes in before the host waits for this one: the GPU always has work
+         * queued behind what it runs, and never waits for the host. */
+        enqueue_batch(&d, world, total_paths, &input, &device_work_left[(batch + 1) % 2],
+                      batch_done[(batch + 1) % 2]);
+        batches = batch + 2;
+        CUDA_CHECK(cudaEventSynchronize(batch_done[batch % 2]));
+        if (!work_left[batch % 2])
+            break; /* no path live and none queued: the batch just enqueued finds nothing */
+        if ((unsigned long long)batches * BATCH_ITERATIONS > most_iterations) {
+            fprintf(stderr, "%s: error: the streams still hold paths after %d iterations\n",
+                    stage_manifest.name, batches * BATCH_ITERATIONS);
+            exit(1);
         }
-        accumulate_kernel<<<blocks, BLOCK_THREADS>>>(d.samples.colour, d.sums, count);
-        CUDA_CHECK_LAUNCH("accumulate_kernel");
     }
     kernel_timer_stop(&timer, report);
 
     start = timer_now_us();
     CUDA_CHECK(cudaMemcpy(sums, d.sums, sum_bytes, cudaMemcpyDeviceToHost));
+    struct stream_counters counters; /* after the loop, for its metrics; not in bytes back,
+                                        which the track's tests hold to the sums */
+    CUDA_CHECK(cudaMemcpy(&counters, d.counters, sizeof counters, cudaMemcpyDeviceToHost));
     report_phase_since(report, PHASE_DEVICE_TO_HOST, start);
     report->bytes_to_host = sum_bytes;
+    report_metric(report, "stream_capacity", d.capacity, "paths");
+    report_metric(report, "iterations", batches * BATCH_ITERATIONS, "iterations");
+    report_metric(report, "empty_iterations",
+                  batches * BATCH_ITERATIONS - counters.iterations_with_work, "iterations");
 
     pt_render_job_sums_ready(job, sums);
 
     start = timer_now_us();
     paths_free(&d);
+    CUDA_CHECK(cudaEventDestroy(batch_done[0]));
+    CUDA_CHECK(cudaEventDestroy(batch_done[1]));
     report_phase_since(report, PHASE_DEVICE_FREE, start);
 
     start = timer_now_us();
     free(sums);
+    CUDA_CHECK(cudaFreeHost((void *)work_left));
     report_phase_since(report, PHASE_HOST_FREE, start);
 }
 
-/* The kernel benchmark: the recorded paths in this stage's layout with the list of the live ones,
- * then each kernel alone over that list (the selection is not timed). */
+/* The kernel benchmark: the recorded live paths packed into an input stream, as the compaction
+ * leaves them, then each extension kernel alone over it. */
 void stage_bench(const struct pt_record *record, const struct pt_scene *scene, int repeats,
                  struct pt_bench_times *times)
 {
     struct pt_world world = pt_scene_world(scene, record->width, record->height);
     world.max_depth = record->max_depth;
     int count = record->width * record->height;
-    int *live = (int *)host_alloc_or_exit((size_t)count * sizeof(int), "the live paths' list");
+    struct path_stream live;
+    host_stream_alloc(&live, count);
     times->active = 0;
-    for (int p = 0; p < count; ++p)
-        if (!record->done[p])
-            live[times->active++] = p;
+    for (int p = 0; p < count; ++p) {
+        if (record->done[p])
+            continue;
+        int i = times->active++;
+        live.pixel[i] = (unsigned)p;
+        live.frame[i] = (unsigned)record->sample;
+        live.segment[i] = record->segment;
+        live.origin[i] = record->origin[p];
+        live.direction[i] = record->direction[p];
+        live.attenuation[i] = record->attenuation[p];
+    }
 
     struct device_paths d;
-    paths_alloc(&d, count);
+    paths_alloc(&d, times->active > 0 ? times->active : 1, count);
     paths_upload_scene(&world);
-    CUDA_CHECK(cudaMemcpy(d.live, live, (size_t)times->active * sizeof(int),
-                          cudaMemcpyHostToDevice));
+    stream_copy(d.streams[0], live, times->active, cudaMemcpyHostToDevice);
+    struct stream_counters counters = {{0, 0}, {0, 0}, 0, 0};
+    counters.count[0] = counters.live = times->active;
     double *intersect_us = (double *)host_alloc_or_exit((size_t)repeats * sizeof(double), "times");
     double *scatter_us = (double *)host_alloc_or_exit((size_t)repeats * sizeof(double), "times");
     cudaEvent_t marks[3];
     for (int k = 0; k < 3; ++k)
         CUDA_CHECK(cudaEventCreate(&marks[k]));
     for (int r = 0; r < repeats; ++r) {
-        paths_from_record(&d, record); /* the scatter kernel changed them */
+        /* The scatter kernel counted what it wrote to stream 1; the input it read is intact. */
+        CUDA_CHECK(cudaMemcpy(d.counters, &counters, sizeof counters, cudaMemcpyHostToDevice));
         CUDA_CHECK(cudaEventRecord(marks[0], 0));
-        launch_intersect(&d, &world, times->active);
+        launch_intersect(&d, &world, 0);
         CUDA_CHECK(cudaEventRecord(marks[1], 0));
-        launch_scatter(&d, &world, times->active, (unsigned)record->sample, record->segment);
+        launch_scatter(&d, &world, 0);
         CUDA_CHECK(cudaEventRecord(marks[2], 0));
         CUDA_CHECK(cudaEventSynchronize(marks[2]));
         float ms[2];
@@ -445,7 +583,7 @@ void stage_bench(const struct pt_record *record, const struct pt_scene *scene, i
     for (int k = 0; k < 3; ++k)
         CUDA_CHECK(cudaEventDestroy(marks[k]));
     paths_free(&d);
-    free(live);
+    host_stream_free(&live);
     free(intersect_us);
     free(scatter_us);
 }
