@@ -40,7 +40,9 @@ options:
                     and every chapter-4 stage on scenes of 19 to 100,000 spheres into
                     OUT/<gpu-slug>/scaling/ (builds first unless --no-build; --runs, --stages,
                     --gpus, --out, --reference, --resume, --timeout, --bin-dir and --no-verify
-                    mean the same; --scenes LIST names its scenes; tools/scaling.sh --help)
+                    mean the same; --scenes LIST names its scenes; --track pt times the
+                    path-tracing track's chapter P4, p12 and every P4 stage on scenes of 21 to
+                    100,000 spheres, into OUT/<gpu-slug>/pt-scaling/; tools/scaling.sh --help)
   --help            this text
 Stages are the folders stages/*/ with a manifest (tools/stages list): the main chain NN-name,
 side stages NNx-name, and the path-tracing track's pNN-name and pNNx-name; each must have its
@@ -82,7 +84,7 @@ for ((i = 0; i < ${#all_args[@]}; i++)); do
     case "${all_args[i]}" in
         --scaling) scaling=1 ;;
         --no-build) scaling_build=0 ;;
-        --runs|--stages|--scene|--pt-scene|--gpus|--hosts|--out|--timeout|--bin-dir|--scenes)
+        --runs|--stages|--scene|--pt-scene|--gpus|--hosts|--out|--timeout|--bin-dir|--scenes|--track)
             scaling_args+=("${all_args[i]}")
             if ((i + 1 < ${#all_args[@]})); then i=$((i + 1)); scaling_args+=("${all_args[i]}"); fi ;;
         *) scaling_args+=("${all_args[i]}") ;;
@@ -112,6 +114,7 @@ while [[ $# -gt 0 ]]; do
         --reference) reference=1; shift; continue ;;
         --runs|--stages|--scene|--pt-scene|--gpus|--hosts|--out|--timeout|--bin-dir) ;;
         --scenes) bad_usage "--scenes goes with --scaling; the campaign's scene is --scene FILE" ;;
+        --track) bad_usage "--track goes with --scaling; the campaign times both tracks (--stages picks stages)" ;;
         *) bad_usage "unknown option '$opt'" ;;
     esac
     [[ $# -ge 2 && -n "$2" ]] || bad_usage "$opt needs a value"

@@ -7,7 +7,9 @@
  * floor), and a stand-in checkout DIR/repo (links to run.sh, tools/, scenes/) the campaigns run
  * from, so that nothing they write reaches the repository. The fake stage reports the spheres of
  * the scene it is given; FAKE_MAX_SPHERES='21-persist:100' makes 21-persist refuse s200 as stage
- * 21 refuses 10,000 spheres ("holds at most"). */
+ * 21 refuses 10,000 spheres ("holds at most"). The path-tracing track's campaign (--track pt,
+ * pt-scaling/) adds fake pNN stages (tests/fixtures/fake-pt-stage.sh) and a fake pt-reference
+ * (add_pt_track). */
 #include <limits.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -304,6 +306,13 @@ static void test_bad_options(void **state) {
         {"--stages x", "--stages item 'x' is not N, Nx, N-M, pN, pNx or pN-M"},
         {"--stages 98", "--stages item '98' names no stage"},
         {"--stages p1", "--stages: p01-path is a path-tracing stage; the scaling campaign times main-track stages"},
+        /* The tracks: one a campaign. */
+        {"--stages 21,p1", "--stages mixes the tracks (21-persist and p01-path): a scaling campaign times one track"},
+        {"--track pt --stages p1,21", "--stages mixes the tracks (p01-path and 21-persist)"},
+        {"--track pt --stages 21-22", "--stages: 21-persist is a main-track stage; --track pt times path-tracing stages"},
+        {"--track x", "--track is main or pt, got 'x'"},
+        {"--track", "--track needs a value"},
+        {"--track pt", "no stage's manifest in "}, /* no stage of chapter P4 here */
         {"--stages 24", "no executable in "},
         {"", "for 24-unbuilt: run make"}, /* the default stages: chapter 4 holds an unbuilt stage */
         {"--gpus 0,0", "--gpus '0,0' names GPU 0 twice"},
@@ -349,6 +358,8 @@ static void test_bad_options(void **state) {
         {"--scaling --pt-scene scenes/pt-quick.scene", "run.sh: error: --pt-scene does not go with --scaling"},
         {"--scaling --runs 0", "scaling: error: --runs needs a positive number, got '0'"},
         {"--scenes scenes/benchmark.scene", "run.sh: error: --scenes goes with --scaling"},
+        {"--track pt", "run.sh: error: --track goes with --scaling"},
+        {"--scaling --track pt --stages 21", "scaling: error: --stages: 21-persist is a main-track stage"},
     };
     for (size_t k = 0; k < sizeof bad_run / sizeof *bad_run; k++) {
         int status = CAMPAIGN(f, "./run.sh --no-build", "", bad_run[k].args);
@@ -545,6 +556,254 @@ static void test_update_readmes_scaling_blocks(void **state) {
     assert_int_equal(sh("grep -qxF '| random-1k | 1,000 | 3 | 36.90 | 36.70–37.00 | 32.90 | 0.89x | 1.92 |' '%s/%s'", d, bvh), 0);
 }
 
+/* ---- The path-tracing track (tools/scaling.sh --track pt) ------------------------------------ */
+
+/* The campaign's runs.csv and verify.txt of the path-tracing track: pt-scaling/, not scaling/. */
+#define PT_RUNS "'%s/results/fake-gpu/pt-scaling/runs.csv'"
+#define PT_VERIFY "'%s/results/fake-gpu/pt-scaling/verify.txt'"
+
+/* A fake path-tracing track beside the fixture's main stages: p11-prev and p12-behind of chapter
+ * P3, p13-bvh and p14-nee of chapter P4 (p14-nee with the nee estimator, so that it has a reference
+ * image of its own), their fake executables (tests/fixtures/fake-pt-stage.sh) and a fake
+ * pt-reference. */
+static void add_pt_track(const fixture *f) {
+    write_manifest(f->stages, "p11-prev", "none", "P3. Fake whole frame", "estimator: path");
+    write_manifest(f->stages, "p12-behind", "p11-prev", "P3. Fake whole frame", "estimator: path");
+    write_manifest(f->stages, "p13-bvh", "p12-behind", "P4. Fake scenes that grow", "estimator: path");
+    write_manifest(f->stages, "p14-nee", "p13-bvh", "P4. Fake scenes that grow", "estimator: nee");
+    assert_int_equal(sh("for s in p11-prev p12-behind p13-bvh p14-nee; do cp tests/fixtures/fake-pt-stage.sh '%s/bin/'$s || exit 1; done && "
+                        "cp tests/fixtures/fake-pt-reference.sh '%s/bin/pt-reference'", f->dir, f->dir), 0);
+}
+
+/* The default path-tracing scenes, small: build/scenes/pt-random-1k, -10k and -100k.scene of the
+ * stand-in checkout with 50, 200 and 500 spheres (the floor and two lamps included). */
+static void make_pt_scenes(const fixture *f) {
+    assert_int_equal(sh("mkdir -p '%s/repo/build/scenes' && cd '%s/repo/build/scenes' && "
+                        "python3 '%s/scenes/generate-random.py' 47 --path-tracing --size 16x16 >pt-random-1k.scene && "
+                        "python3 '%s/scenes/generate-random.py' 197 --path-tracing --size 16x16 >pt-random-10k.scene && "
+                        "python3 '%s/scenes/generate-random.py' 497 --path-tracing --size 16x16 >pt-random-100k.scene",
+                        f->dir, f->dir, repo, repo, repo), 0);
+}
+
+/* The environment of the path-tracing campaigns: p12-behind holds at most 100 spheres (as p12 holds
+ * 1,024), the render loop takes 10100 and 20100 us in runs 1 and 2 (kernel_events 10000 and 20000,
+ * rays_per_second 1e8 and 5e7: medians 15 ms and 75 M rays/s), every command line logged. */
+#define PT_ENV(env, d) \
+    snprintf(env, sizeof env, "FAKE_MAX_SPHERES='p12-behind:100' FAKE_PT_KERNEL_SERIES='10100 20100' FAKE_ARGS_LOG='%s/args'", d)
+
+/* --track pt with the defaults: the stage chapter P4 builds on (p12-behind, not p11-prev) and every
+ * P4 stage, on scenes/pt-benchmark.scene and build/scenes/pt-random-{1k,10k,100k}.scene; each pair
+ * verified at 64x64 against pt-reference with its manifest's estimator; rows in pt-scaling/runs.csv,
+ * summary.md with rays per second; the main track's campaign in the same folder untouched and as
+ * before (no rays per second); ./run.sh --scaling --track pt hands over. */
+static void test_pt_track(void **state) {
+    REQUIRE_TOOLS();
+    fixture *f = *state;
+    const char *d = f->dir;
+    add_pt_track(f);
+    /* The main track's campaign first, in the same results folder: its default stages are still
+     * chapter 4's (no path-tracing stage), its files are kept to compare. */
+    char args[1024], env[512];
+    three_scenes(f, args, sizeof args, "--runs 1");
+    SCALING_STATUS(f, "FAKE_MAX_SPHERES='21-persist:100'", args, 0);
+    assert_int_equal(sh("awk -F, '$12 == \"total\" { print $3 }' " RUNS " | sort -u | paste -sd' ' - | "
+                        "grep -qx '21-persist 22-bvh 23-gpu'", d), 0);
+    assert_int_equal(sh("head -n1 '%s/results/fake-gpu/scaling/summary.md' | grep -qx '# Fake GPU: the scaling campaign' && "
+                        "! grep -qi 'rays' '%s/results/fake-gpu/scaling/summary.md' '%s/results/fake-gpu/scaling/summary.csv'",
+                        d, d, d), 0);
+    assert_int_equal(sh("cp -R '%s/results/fake-gpu/scaling' '%s/main-before'", d, d), 0);
+
+    /* Without the default scenes and a Makefile: one line with the path tracer's commands. */
+    assert_int_equal(SCALING(f, "", "--track pt --runs 1"), 2);
+    if (sh("test $(wc -l <'%s/err') -eq 1 && grep -q \"^scaling: error: cannot make the scenes (.*): run 'make scenes' "
+           "(python3 scenes/generate-random.py 997 --path-tracing > build/scenes/pt-random-1k.scene, 9997 --path-tracing > "
+           "build/scenes/pt-random-10k.scene, 99997 --path-tracing > build/scenes/pt-random-100k.scene)\" '%s/err'", d, d) != 0) {
+        sh("sed 's/^/# scaling: /' '%s/err'", d);
+        fail_msg("--track pt without its default scenes: want one line saying how to make them");
+    }
+    assert_int_equal(sh("test ! -e '%s/results/fake-gpu/pt-scaling'", d), 0);
+
+    make_pt_scenes(f);
+    PT_ENV(env, d);
+    SCALING_STATUS(f, env, "--track pt --runs 2", 0);
+    assert_int_equal(sh("head -n1 " PT_RUNS " | grep -qx "
+                        "'order,run,stage,host,gpu,gpu_uuid,width,height,spheres,block,host_memory,metric,value,unit,status,scene'", d), 0);
+    assert_int_equal(sh_num("awk -F, 'NR > 1 && NF != 16' " PT_RUNS " | wc -l", d), 0);
+    /* p12-behind on the two scenes it holds, p13-bvh and p14-nee on all four: 10 pairs, run-major. */
+    const char *pairs = "p12-behind pt-benchmark,p12-behind pt-random-1k,p13-bvh pt-benchmark,p13-bvh pt-random-100k,"
+                        "p13-bvh pt-random-10k,p13-bvh pt-random-1k,p14-nee pt-benchmark,p14-nee pt-random-100k,"
+                        "p14-nee pt-random-10k,p14-nee pt-random-1k";
+    for (int run = 1; run <= 2; run++) {
+        if (sh("awk -F, '$12 == \"total\" && $15 == \"ok\" && $1 > %d && $1 <= %d && $2 == %d { print $3 \" \" $16 }' " PT_RUNS
+               " | LC_ALL=C sort | paste -sd, - | grep -qx '%s'", 10 * (run - 1), 10 * run, run, d, pairs) != 0) {
+            sh("awk -F, '$12 == \"total\" { print \"# \" $1, $2, $3, $16, $15 }' " PT_RUNS, d);
+            fail_msg("orders %d-%d should be run %d of every (stage, scene) pair of the path-tracing track", 10 * run - 9, 10 * run, run);
+        }
+    }
+    assert_int_equal(sh_num("awk -F, '$12 == \"total\"' " PT_RUNS " | wc -l", d), 20);
+    /* The spheres the stage reported are the scene's (21, 50, 200, 500). */
+    assert_int_equal(sh_num("awk -F, 'NR > 1 && !($16 == \"pt-benchmark\" && $9 == 21 || $16 == \"pt-random-1k\" && $9 == 50 || "
+                            "$16 == \"pt-random-10k\" && $9 == 200 || $16 == \"pt-random-100k\" && $9 == 500)' " PT_RUNS " | wc -l", d), 0);
+    /* Timed runs: the scene's file, --csv, nothing else. */
+    assert_int_equal(sh_num("grep -c '^p13-bvh --scene build/scenes/pt-random-100k.scene --csv$' '%s/args'", d), 2);
+    assert_int_equal(sh_num("grep -c '^p14-nee --scene scenes/pt-benchmark.scene --csv$' '%s/args'", d), 2);
+    /* Verification: every pair at 64x64 (p12-behind's refused ones too), against pt-reference with
+     * the estimator of the stage's manifest, one reference image per scene and estimator; never the
+     * main track's cpu-reference (whose fake image the fake path-tracing stages do not match). */
+    assert_int_equal(sh_num("grep -c '^p1[234]-[a-z]* --scene [^ ]* --size 64x64 --output [^ ]*$' '%s/args'", d), 12);
+    assert_int_equal(sh_num("grep -c '^pt-reference --scene [^ ]* --size 64x64 --estimator path --output [^ ]*$' '%s/args'", d), 4);
+    assert_int_equal(sh_num("grep -c '^pt-reference --scene [^ ]* --size 64x64 --estimator nee --output [^ ]*$' '%s/args'", d), 4);
+    assert_int_equal(sh_num("grep -c '^pt-reference ' '%s/args'", d), 8);
+    assert_int_equal(sh_num("grep -c ': ok: .* (estimator path)$' " PT_VERIFY, d), 6);
+    assert_int_equal(sh_num("grep -c '^p14-nee [a-z0-9-]*: ok: .* (estimator nee)$' " PT_VERIFY, d), 4);
+    assert_int_equal(sh("grep -q '^p12-behind pt-random-10k: skipped: .*200 spheres, but stage p12-behind holds at most 100 (fake)' " PT_VERIFY
+                        " && grep -q '^p12-behind pt-random-100k: skipped: ' " PT_VERIFY, d, d), 0);
+    assert_int_equal(sh("grep -q 'against build/pt-reference' '%s/err'", d), 0);
+    assert_int_equal(sh("grep -q '^scene: pt-random-10k = build/scenes/pt-random-10k.scene (200 spheres)$' "
+                        "'%s/results/fake-gpu/pt-scaling/env.txt'", d), 0);
+    /* The summaries: a path-tracing campaign, with rays per second. */
+    const char *md = "results/fake-gpu/pt-scaling/summary.md";
+    assert_int_equal(sh("head -n1 '%s/%s' | grep -qx '# Fake GPU: the path-tracing scaling campaign'", d, md), 0);
+    const char *md_lines[] = {
+        "| stage | pt-benchmark (21) | pt-random-1k (50) | pt-random-10k (200) | pt-random-100k (500) |",
+        "| p12-behind | 15.00 | 15.00 | – | – |",
+        "| p13-bvh | 75.0 | 75.0 | 75.0 | 75.0 |",
+    };
+    for (size_t k = 0; k < sizeof md_lines / sizeof *md_lines; k++) {
+        if (sh("grep -qxF -- '%s' '%s/%s'", md_lines[k], d, md) != 0) {
+            sh("sed 's/^/# summary.md: /' '%s/%s'", d, md);
+            fail_msg("the path-tracing summary.md lacks the line: %s", md_lines[k]);
+        }
+    }
+    assert_int_equal(sh("grep -q '^## Rays per second against the scene' '%s/%s' && "
+                        "grep -q '^| p14-nee | pt-random-1k | 50 | 2 | .* | 75.0 |$' '%s/%s'", d, md, d, md), 0);
+    assert_int_equal(sh("head -n1 '%s/results/fake-gpu/pt-scaling/summary.csv' | "
+                        "grep -q ',total_max,rays_per_second_mean,rays_per_second_median,rays_per_second_std,"
+                        "rays_per_second_min,rays_per_second_max$'", d), 0);
+    assert_int_equal(sh("grep -q '^p13-bvh,pt-random-10k,200,2,15000,15000,' '%s/results/fake-gpu/pt-scaling/summary.csv'", d), 0);
+    if (sh("python3 -c 'import matplotlib.pyplot' 2>/dev/null") == 0)
+        assert_int_equal(sh("file '%s/results/fake-gpu/pt-scaling/scaling.png' | grep -q 'PNG image'", d), 0);
+    /* The main track's campaign: not a file changed, no path-tracing row in it. */
+    assert_int_equal(sh("diff -r '%s/main-before' '%s/results/fake-gpu/scaling'", d, d), 0);
+    assert_int_equal(sh("grep -q ',p1[0-9]-' " RUNS, d), 1);
+
+    /* Through run.sh, the options handed over; --stages names the track's stages. */
+    assert_int_equal(sh("rm -rf '%s/results/fake-gpu/pt-scaling'", d), 0);
+    int status = CAMPAIGN(f, "./run.sh --no-build", env, "--scaling --track pt --runs 1 --stages p13");
+    if (status != 0) sh("grep -v 'runs done' '%s/err' | sed 's/^/# run.sh --scaling --track pt: /' | tail -20", d);
+    assert_int_equal(status, 0);
+    assert_int_equal(sh("awk -F, '$12 == \"total\" && $15 == \"ok\" { print $3, $16 }' " PT_RUNS " | LC_ALL=C sort | paste -sd, - | "
+                        "grep -qx 'p13-bvh pt-benchmark,p13-bvh pt-random-100k,p13-bvh pt-random-10k,p13-bvh pt-random-1k'", d), 0);
+    assert_int_equal(sh("diff -r '%s/main-before' '%s/results/fake-gpu/scaling'", d, d), 0);
+}
+
+/* tools/update_readmes.py on a root whose results/reference holds a path-tracing scaling campaign
+ * (pt-scaling/, made here by tools/scaling.sh --track pt) and no main-track one: a p-stage's
+ * <!-- scaling:begin --> block from pt-scaling/ (with rays/s), the <!-- pt-scaling-all:begin -->
+ * block of docs/path-tracing.md, the index; the main track's blocks say it has no campaign. */
+static void test_update_readmes_pt_scaling(void **state) {
+    REQUIRE_TOOLS();
+    fixture *f = *state;
+    const char *d = f->dir;
+    add_pt_track(f);
+    make_pt_scenes(f);
+    char env[512];
+    PT_ENV(env, d);
+    SCALING_STATUS(f, env, "--track pt --runs 2", 0);
+    const char *slug = "root/results/reference/fake-gpu/pt-scaling";
+    assert_int_equal(sh("mkdir -p '%s/root/results/reported' '%s/root/docs' '%s/root/results/reference/fake-gpu' && "
+                        "cp results/reported/*.csv '%s/root/results/reported/' && cp -R '%s/stages' '%s/root/' && "
+                        "cp -R '%s/results/fake-gpu/pt-scaling' '%s/%s' && rm -f '%s/%s/scaling.png' && "
+                        "for s in p11-prev p12-behind p13-bvh p14-nee 22-bvh; do "
+                        "printf '# '$s'\\n\\n## Scaling campaign\\n\\n<!-- scaling:begin -->\\nold\\n<!-- scaling:end -->\\n\\ntail\\n' "
+                        ">'%s/root/stages/'$s/README.md; done && "
+                        "printf '# Path tracing\\n\\n## Scenes that grow\\n\\n<!-- pt-scaling-all:begin -->\\n<!-- pt-scaling-all:end -->\\n\\nend\\n' "
+                        ">'%s/root/docs/path-tracing.md' && "
+                        "printf '# Results\\n\\n<!-- scaling-all:begin -->\\n<!-- scaling-all:end -->\\n' >'%s/root/docs/results.md' && "
+                        "printf '# Course\\n\\n<!-- index:begin -->\\n<!-- index:end -->\\n' >'%s/root/README.md'",
+                        d, d, d, d, d, d, d, d, slug, d, slug, d, d, d, d), 0);
+    /* A benchmark campaign on the same GPU (the index's reference GPU) that timed p12-behind only:
+     * its pt-benchmark runs, without the scene column. */
+    assert_int_equal(sh("awk -F, 'NR == 1 || $3 == \"p12-behind\" && $16 == \"pt-benchmark\"' '%s/%s/runs.csv' | cut -d, -f1-15 "
+                        ">'%s/root/results/reference/fake-gpu/runs.csv'", d, slug, d), 0);
+    assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' --check 2>/dev/null", d), 1);
+    assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' 2>'%s/err'", d, d), 0);
+    assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' --check", d), 0);
+    /* p13-bvh: a row per scene, beside p12-behind where it ran, with rays/s. */
+    const char *bvh = "root/stages/p13-bvh/README.md";
+    const char *rows[] = {
+        "**Fake GPU** ([raw runs](../../results/reference/fake-gpu/pt-scaling/runs.csv), "
+        "[every statistic](../../results/reference/fake-gpu/pt-scaling/summary.md)): the kernel timed by CUDA "
+        "events beside that of the stage it builds on, p12, in the same campaign, and the build of the "
+        "acceleration structure, ms (vs p12: stage p12 time over this stage time), and its rays per second "
+        "(rays/s median: millions of rays a second, the rays traced over the kernel time by CUDA events):",
+        "| scene | spheres | runs | kernel median | kernel min–max | stage p12 kernel median | vs p12 | build median | rays/s median |",
+        "| pt-benchmark | 21 | 2 | 15.00 | 10.00–20.00 | 15.00 | 1.00x | – | 75.0 |",
+        "| pt-random-1k | 50 | 2 | 15.00 | 10.00–20.00 | 15.00 | 1.00x | – | 75.0 |",
+        "| pt-random-10k | 200 | 2 | 15.00 | 10.00–20.00 | – | – | – | 75.0 |",
+        "| pt-random-100k | 500 | 2 | 15.00 | 10.00–20.00 | – | – | – | 75.0 |",
+        "<!-- generated by tools/update_readmes.py from results/reference/*/pt-scaling/runs.csv (tools/scaling.sh --track pt); do not edit by hand -->",
+    };
+    for (size_t k = 0; k < sizeof rows / sizeof *rows; k++) {
+        if (sh("grep -qxF -- '%s' '%s/%s'", rows[k], d, bvh) != 0) {
+            sh("sed 's/^/# p13-bvh README: /' '%s/%s'", d, bvh);
+            fail_msg("p13-bvh's README lacks the line: %s", rows[k]);
+        }
+    }
+    assert_int_equal(sh("grep -qx tail '%s/%s' && ! grep -qx old '%s/%s'", d, bvh, d, bvh), 0);
+    /* A p-stage without runs: the path-tracing campaign's command; a main stage: the main one's. */
+    assert_int_equal(sh("grep -qxF 'No scaling campaign of this stage yet: run `./run.sh --scaling --track pt --reference` "
+                        "(`tools/scaling.sh --help`).' '%s/root/stages/p11-prev/README.md'", d), 0);
+    assert_int_equal(sh("grep -qxF 'No scaling campaign of this stage yet: run `./run.sh --scaling --reference` "
+                        "(`tools/scaling.sh --help`).' '%s/root/stages/22-bvh/README.md'", d), 0);
+    /* docs/path-tracing.md: kernel times and rays/s of every stage on every scene; docs/results.md's
+     * block is the main track's, which has no campaign here. */
+    const char *pt_doc = "root/docs/path-tracing.md";
+    const char *doc_lines[] = {
+        "**Fake GPU** ([raw runs](../results/reference/fake-gpu/pt-scaling/runs.csv), "
+        "[every statistic](../results/reference/fake-gpu/pt-scaling/summary.md)): median kernel time (the render loop) "
+        "by CUDA events, ms, of each stage (rows) on each scene (columns, its spheres in brackets); – where the stage "
+        "was not timed on the scene (it holds fewer spheres: `verify.txt`):",
+        "| stage | pt-benchmark (21) | pt-random-1k (50) | pt-random-10k (200) | pt-random-100k (500) |",
+        "| p12-behind | 15.00 | 15.00 | – | – |",
+        "| p12-behind | 75.0 | 75.0 | – | – |",
+        "| p14-nee | 75.0 | 75.0 | 75.0 | 75.0 |",
+        "end",
+    };
+    for (size_t k = 0; k < sizeof doc_lines / sizeof *doc_lines; k++) {
+        if (sh("grep -qxF -- '%s' '%s/%s'", doc_lines[k], d, pt_doc) != 0) {
+            sh("sed 's/^/# path-tracing.md: /' '%s/%s'", d, pt_doc);
+            fail_msg("docs/path-tracing.md lacks the line: %s", doc_lines[k]);
+        }
+    }
+    assert_int_equal(sh("grep -q 'scaling.png' '%s/%s'", d, pt_doc), 1);
+    assert_int_equal(sh("grep -qxF 'No scaling campaign yet: run `./run.sh --scaling --reference` (`tools/scaling.sh --help`).' "
+                        "'%s/root/docs/results.md' && ! grep -q 'pt-' '%s/root/docs/results.md'", d, d), 0);
+    /* The index: p13-bvh, which no benchmark campaign has timed, from its track's scaling campaign. */
+    if (sh("grep -qxF '| [p13-bvh](stages/p13-bvh/README.md) | the fake p13-bvh | kernel 1.00x on 50 spheres "
+           "(scaling campaign) |' '%s/root/README.md'", d) != 0) {
+        sh("sed 's/^/# README.md: /' '%s/root/README.md'", d);
+        fail_msg("README.md's index should give p13-bvh's kernel against p12-behind's from the scaling campaign");
+    }
+    assert_int_equal(sh("head -n1 '%s/%s/summary.md' | grep -qx '# Fake GPU: the path-tracing scaling campaign'", d, slug), 0);
+    /* The plot once there is one. */
+    assert_int_equal(sh("touch '%s/%s/scaling.png'", d, slug), 0);
+    assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' --check 2>'%s/err'", d, d), 1);
+    assert_int_equal(sh("grep -qx 'stale: docs/path-tracing.md' '%s/err' && test $(wc -l <'%s/err') -eq 1", d, d), 0);
+    assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root'", d), 0);
+    assert_int_equal(sh("grep -qxF '![Path tracing: kernel time against sphere count on Fake GPU]"
+                        "(../results/reference/fake-gpu/pt-scaling/scaling.png)' '%s/%s'", d, pt_doc), 0);
+    /* New data of p13-bvh: its README, docs/path-tracing.md and the summaries are stale; p12-behind's is not. */
+    assert_int_equal(sh("sed -i '/,p13-bvh,.*,kernel_events,10000.0,us,ok,pt-random-10k$/s/,10000.0,us,/,12000.0,us,/' '%s/%s/runs.csv'",
+                        d, slug), 0);
+    assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' --check 2>'%s/err'", d, d), 1);
+    assert_int_equal(sh("grep -qx 'stale: stages/p13-bvh/README.md' '%s/err' && grep -qx 'stale: docs/path-tracing.md' '%s/err' && "
+                        "grep -q 'pt-scaling/summary.csv$' '%s/err' && grep -q 'pt-scaling/summary.md$' '%s/err' && "
+                        "! grep -q 'p12-behind' '%s/err'", d, d, d, d, d), 0);
+    assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root'", d), 0);
+    assert_int_equal(sh("grep -qxF '| pt-random-10k | 200 | 2 | 16.00 | 12.00–20.00 | – | – | – | 75.0 |' '%s/%s'", d, bvh), 0);
+}
+
 int main(void) {
     if (!getcwd(repo, sizeof repo)) return 1;
     char smi[PATH_MAX + 64];
@@ -565,6 +824,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_summary_of_known_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_plot, setup, teardown),
         cmocka_unit_test_setup_teardown(test_update_readmes_scaling_blocks, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pt_track, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_update_readmes_pt_scaling, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,16 +15,20 @@ results/local/ beside the committed campaigns in results/reference/):
               its stages 1-7) as dashed lines.
   RESULTS/gpus-pathtrace.png  rays per second of each path-tracing stage (medians, log axis),
               one line per GPU; only when some folder has path-tracing runs.
-With --scaling FOLDER (a scaling campaign, tools/scaling.sh: RESULTS/GPU-SLUG/scaling):
+With --scaling FOLDER (a scaling campaign, tools/scaling.sh: RESULTS/GPU-SLUG/scaling; the
+path-tracing track's, tools/scaling.sh --track pt: RESULTS/GPU-SLUG/pt-scaling):
   FOLDER/summary.csv, FOLDER/summary.md  a row per (stage, scene): spheres, runs, and the mean,
               median, std, min and max of kernel_events, build and total (tools/summarize.py;
-              written with or without matplotlib)
-  FOLDER/scaling.png  kernel time (CUDA events) against the scene's sphere count, log-log: a
-              line with markers per stage at its medians, whiskers from min to max.
+              written with or without matplotlib); a path-tracing campaign's also rays per
+              second (summary.md: a table of its medians against the scenes, and a column)
+  FOLDER/scaling.png  kernel time (CUDA events; the path tracer's render loop) against the
+              scene's sphere count, log-log: a line with markers per stage at its medians,
+              whiskers from min to max.
 Needs matplotlib; without it prints that the plots were skipped.
 Usage: python3 tools/plot.py RESULTS/GPU-SLUG
        python3 tools/plot.py --compare RESULTS [--with REFERENCE]
        python3 tools/plot.py --scaling RESULTS/GPU-SLUG/scaling
+       python3 tools/plot.py --scaling RESULTS/GPU-SLUG/pt-scaling
 """
 import glob
 import math
@@ -266,9 +270,10 @@ def plot_gpus_pathtrace(plt, results, folders):
     save(plt, fig, os.path.join(results, "gpus-pathtrace.png"), dpi=110)
 
 
-def plot_scaling(plt, summary, gpu, path):
+def plot_scaling(plt, summary, gpu, path, pt=False):
     """Median kernel time (CUDA events, ms) against the sphere count, log-log: a line with markers
-    per stage, whiskers from min to max; the scenes named under their counts."""
+    per stage, whiskers from min to max; the scenes named under their counts. PT: a path-tracing
+    campaign (its kernel time is the render loop's; the title says so)."""
     scenes = sm.scaling_scenes(summary)
     stages = sorted({stage for stage, _ in summary}, key=sm.stage_key)
     fig, ax = plt.subplots(figsize=(8, 5.5))
@@ -299,10 +304,11 @@ def plot_scaling(plt, summary, gpu, path):
     ax.yaxis.set_minor_formatter(plain if high / low < 20 else plt.NullFormatter())
     ax.grid(True, which="both", alpha=0.3)
     ax.set_xlabel("spheres in the scene (log)")
-    ax.set_ylabel("kernel time, CUDA events [ms] (median, min–max, log)")
+    ax.set_ylabel("kernel time, CUDA events [ms] (median, min–max, log)"
+                  if not pt else "kernel time (render loop), CUDA events [ms] (median, min–max, log)")
     n = sorted({entry["n"] for entry in summary.values()})
     runs = f"{n[0]}" if len(n) == 1 else f"{n[0]}-{n[-1]}"
-    ax.set_title(f"Kernel time against sphere count, {gpu} ({runs} runs each)")
+    ax.set_title(f"{'Path tracing: k' if pt else 'K'}ernel time against sphere count, {gpu} ({runs} runs each)")
     ax.legend(fontsize="small", loc="upper left")
     fig.tight_layout()
     save(plt, fig, path, dpi=120)
@@ -326,7 +332,7 @@ def scaling(folder):
     if not any("kernel_events" in entry for entry in summary.values()):
         print("plot.py: no successful runs, plot skipped", file=sys.stderr)
         return 0
-    plot_scaling(plt, summary, sm.gpu_of(rows), os.path.join(folder, "scaling.png"))
+    plot_scaling(plt, summary, sm.gpu_of(rows), os.path.join(folder, "scaling.png"), sm.scaling_is_pt(rows))
     return 0
 
 

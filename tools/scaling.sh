@@ -2,39 +2,57 @@
 # The scaling campaign of chapter 4 ("Scenes that grow"): times main-track stages on scenes of
 # growing size, by default the stage the chapter starts from (21-persistent-rows) and every stage
 # of the chapter, on scenes/benchmark.scene (19 spheres) and on build/scenes/random-1k.scene,
-# random-10k and random-100k (`make scenes`: 1,000, 10,000 and 100,000 spheres at 8192x8192):
+# random-10k and random-100k (`make scenes`: 1,000, 10,000 and 100,000 spheres at 8192x8192).
+# With --track pt, the same for the path-tracing track's chapter P4 ("Path tracing: scenes that
+# grow"): by default the stage P4 starts from (p12-host-work-behind-render) and every stage of P4,
+# on scenes/pt-benchmark.scene (21 spheres) and build/scenes/pt-random-1k.scene, -10k and -100k
+# (`make scenes`: 1,000, 10,000 and 100,000 spheres at 1024x1024, 2 samples), into pt-scaling/:
 #
 #   tools/scaling.sh                      # or ./run.sh --scaling
 #   tools/scaling.sh --runs 10 --stages 21-23 --scenes scenes/benchmark.scene,build/scenes/random-1k.scene
+#   tools/scaling.sh --track pt           # or ./run.sh --scaling --track pt
 #
 # Each (stage, scene) pair is verified first: rendered at 64x64 by the stage and by
-# build/cpu-reference, compared by build/compare-images. A stage that refuses a scene because it
-# holds too few spheres (stage 21 holds at most 1,024) is skipped on that scene, not failed. Then
+# build/cpu-reference (--track pt: build/pt-reference with the estimator the stage's manifest
+# names), compared by build/compare-images. A stage that refuses a scene because it
+# holds too few spheres (stage 21 holds at most 1,024; p12 too) is skipped on that scene, not failed. Then
 # the runs are interleaved as in a campaign (run 1 of every stage on every scene, then run 2, ...),
 # one process per run, one run per GPU at a time (GNU parallel), each tools/run-one.sh rendering
 # one frame (not the manifest's campaign-args: RUN_ONE_FRAME=1); the rows go to
-# OUT/<gpu-slug>/scaling/runs.csv (the campaign's first 15 columns and `scene`), and python3 tools/plot.py
+# OUT/<gpu-slug>/scaling/runs.csv (--track pt: OUT/<gpu-slug>/pt-scaling/runs.csv; the campaign's
+# first 15 columns and `scene`), and python3 tools/plot.py
 # --scaling writes summary.csv, summary.md and scaling.png (kernel time against sphere count,
 # log-log) beside it. With --reference,
 # python3 tools/update_readmes.py then fills the <!-- scaling:begin --> blocks of the stage
-# READMEs and the <!-- scaling-all:begin --> block of docs/results.md.
+# READMEs, the <!-- scaling-all:begin --> block of docs/results.md and (--track pt) the
+# <!-- pt-scaling-all:begin --> block of docs/path-tracing.md.
 set -euo pipefail
 
 usage() {
     cat <<'USAGE'
 usage: tools/scaling.sh [options]          (or: ./run.sh --scaling [options])
-Times main-track stages on several scenes of growing size: verifies every (stage, scene) pair
-at 64x64 against the CPU reference, then times N interleaved runs of each pair (one process per
-run, one run per GPU at a time) and writes OUT/<gpu-slug>/scaling/ (runs.csv: the campaign's first 15 columns
-plus `scene`, the scene file's name without .scene; env.txt, joblog.txt, verify.txt, summary.csv,
-summary.md, scaling.png: median kernel time against sphere count, log-log, a line per stage).
+Times the stages of one track on several scenes of growing size: verifies every (stage, scene)
+pair at 64x64 against the CPU reference, then times N interleaved runs of each pair (one process
+per run, one run per GPU at a time) and writes OUT/<gpu-slug>/scaling/ (--track pt:
+OUT/<gpu-slug>/pt-scaling/): runs.csv (the campaign's first 15 columns plus `scene`, the scene
+file's name without .scene), env.txt, joblog.txt, verify.txt, summary.csv, summary.md and
+scaling.png (median kernel time against sphere count, log-log, a line per stage).
 options:
-  --stages LIST     stages as ./run.sh takes them (e.g. 21-24, 22,23a), main track only
+  --track TRACK     main (default): the main track's chapter 4, into OUT/<gpu-slug>/scaling/;
+                    pt: the path-tracing track's chapter P4, into OUT/<gpu-slug>/pt-scaling/,
+                    verified against build/pt-reference with the estimator of each stage's
+                    manifest (summary.md adds rays per second against the sphere count)
+  --stages LIST     stages as ./run.sh takes them (e.g. 21-24, 22,23a; p12,p13), all of the
+                    track's (a list that mixes the tracks is refused)
                     (default: the stage chapter 4 builds on, 21-persistent-rows, and every stage
-                    whose manifest's chapter starts with "4.")
+                    whose manifest's chapter starts with "4."; --track pt: the stage chapter P4
+                    builds on, p12-host-work-behind-render, and every stage whose chapter starts
+                    with "P4.")
   --scenes LIST     comma-separated scene files, relative to the repository's root (default
                     scenes/benchmark.scene and build/scenes/random-1k.scene, random-10k.scene,
-                    random-100k.scene; `make scenes` is run when those three are missing)
+                    random-100k.scene; --track pt: scenes/pt-benchmark.scene and
+                    build/scenes/pt-random-1k.scene, pt-random-10k.scene, pt-random-100k.scene;
+                    `make scenes` is run when those three are missing)
   --runs N          runs of each (stage, scene) pair (default 100)
   --gpus LIST       GPU indices to use, e.g. 0,1 (default: every GPU nvidia-smi lists; all of
                     one model)
@@ -44,8 +62,8 @@ options:
   --resume          continue an interrupted campaign: skip (stage, scene, run) triples
                     recorded ok
   --timeout SEC     per-run time limit (default 600: a run on 100,000 spheres takes seconds)
-  --bin-dir DIR     where the stage executables, cpu-reference and compare-images are
-                    (default build; env RUN_BIN_DIR)
+  --bin-dir DIR     where the stage executables, cpu-reference (--track pt: pt-reference)
+                    and compare-images are (default build; env RUN_BIN_DIR)
   --no-verify       do not compare images (each pair still runs once at 64x64, to find the
                     scenes a stage refuses)
   --build           run make first, after the checks of the options (./run.sh --scaling does,
@@ -58,7 +76,8 @@ differing pixels the stage's manifest's max-differing-percent gives.
 Each run renders one frame: the manifests' campaign-args (--frames 20) are not given, so the
 rows hold the first frame's phases and kernel_events, and no steady_frame. It takes about (the
 sum of one run of every timed pair) x runs / GPUs: on an H100, about 15 s a round for stages
-21-26 on the four default scenes, so 25 minutes for 100 runs on one GPU.
+21-26 on the four default scenes, so 25 minutes for 100 runs on one GPU (--track pt: not
+measured yet).
 environment: RUN_NVIDIA_SMI (nvidia-smi command), STAGES_DIR (the folder of stage folders;
 default stages/), RUN_HOSTNAME (the host column; default hostname).
 USAGE
@@ -70,8 +89,7 @@ export SHELL="${SHELL:-/bin/bash}"
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"
 export STAGES_DIR="${STAGES_DIR:-$repo/stages}"
-readonly default_scenes='scenes/benchmark.scene,build/scenes/random-1k.scene,build/scenes/random-10k.scene,build/scenes/random-100k.scene'
-runs=100 stages_spec='' scenes_spec='' gpus_spec='' out='' reference=0 resume=0 timeout_s=600
+runs=100 stages_spec='' scenes_spec='' gpus_spec='' out='' reference=0 resume=0 timeout_s=600 track=main
 verify=1 build=0 bin_dir="${RUN_BIN_DIR:-build}"
 forward=()   # the options to give again with --resume
 command_line="$0 $*"
@@ -83,7 +101,7 @@ while [[ $# -gt 0 ]]; do
         --no-verify) verify=0; forward+=("$opt"); shift; continue ;;
         --reference) reference=1; forward+=("$opt"); shift; continue ;;
         --build) build=1; shift; continue ;;
-        --runs|--stages|--scenes|--gpus|--out|--timeout|--bin-dir) ;;
+        --runs|--stages|--scenes|--gpus|--out|--timeout|--bin-dir|--track) ;;
         *) bad_usage "unknown option '$opt'" ;;
     esac
     [[ $# -ge 2 && -n "$2" ]] || bad_usage "$opt needs a value"
@@ -96,6 +114,7 @@ while [[ $# -gt 0 ]]; do
         --out) out="$val" ;;
         --timeout) [[ "$val" =~ ^[1-9][0-9]*$ ]] || bad_usage "--timeout needs a positive number, got '$val'"; timeout_s="$val" ;;
         --bin-dir) bin_dir="$val" ;;
+        --track) [[ "$val" == main || "$val" == pt ]] || bad_usage "--track is main or pt, got '$val'"; track="$val" ;;
     esac
     [[ "$opt" == --out ]] || forward+=("$opt" "$val")
 done
@@ -116,29 +135,47 @@ if [[ -n "$gpus_spec" ]]; then
 fi
 [[ ! -e "$out" || -d "$out" ]] || bad_usage "--out '$out' exists and is not a folder"
 
+# What the track sets: the chapter of its default stages, its default scenes, its reference
+# renderer and the folder of its results (the two campaigns never share one).
+if [[ "$track" == pt ]]; then
+    chapter=P4 default_scenes='scenes/pt-benchmark.scene,build/scenes/pt-random-1k.scene,build/scenes/pt-random-10k.scene,build/scenes/pt-random-100k.scene'
+    reference_tool=pt-reference campaign_folder=pt-scaling
+else
+    chapter=4 default_scenes='scenes/benchmark.scene,build/scenes/random-1k.scene,build/scenes/random-10k.scene,build/scenes/random-100k.scene'
+    reference_tool=cpu-reference campaign_folder=scaling
+fi
+
 # The stages, from their manifests (tools/stages, the one reader): --stages as run.sh reads it;
-# by default the stage chapter 4 builds on and every stage of chapter 4.
+# by default the stage the track's chapter (4, or P4) builds on and every stage of that chapter.
 manifest_table="$(STAGES_PROGRAM=scaling "$repo/tools/stages" table 2>&1)" || die "${manifest_table#scaling: }"
-declare -A track_of=() tolerance_of=()
-while IFS=$'\t' read -r name track tolerance; do
-    track_of[$name]="$track" tolerance_of[$name]="$tolerance"
+declare -A track_of=() tolerance_of=() estimator_of=()
+while IFS=$'\t' read -r name stage_track tolerance estimator; do
+    track_of[$name]="$stage_track" tolerance_of[$name]="$tolerance" estimator_of[$name]="$estimator"
 done < <(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-    { print $c["stage"] "\t" $c["track"] "\t" $c["max-differing-percent"] }' <<<"$manifest_table")
+    { print $c["stage"] "\t" $c["track"] "\t" $c["max-differing-percent"] "\t" $c["estimator"] }' <<<"$manifest_table")
 if [[ -n "$stages_spec" ]]; then
     listed="$(STAGES_PROGRAM=scaling "$repo/tools/stages" select "$stages_spec" 2>&1)" \
         || bad_usage "${listed#scaling: }"
 else
-    listed="$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-        $c["track"] == "main" && index($c["chapter"], "4.") == 1 {
+    listed="$(awk -F'\t' -v track="$track" -v chapter="$chapter." 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        $c["track"] == track && index($c["chapter"], chapter) == 1 {
             if (!n++ && $c["builds-on"] != "none" && $c["builds-on"] != "") print $c["builds-on"]
             print $c["stage"] }' <<<"$manifest_table")"
-    [[ -n "$listed" ]] || die "no stage's manifest in $STAGES_DIR names chapter 4 (\"chapter: 4. ...\"); name the stages with --stages"
+    [[ -n "$listed" ]] || die "no stage's manifest in $STAGES_DIR names chapter $chapter (\"chapter: $chapter. ...\"); name the stages with --stages"
 fi
 mapfile -t stages <<<"$listed"
+# One track a campaign: its scenes, its reference and its folder are the track's.
+own='' other=''
 for stage in "${stages[@]}"; do
-    [[ "${track_of[$stage]:-main}" == main ]] \
-        || bad_usage "--stages: $stage is a path-tracing stage; the scaling campaign times main-track stages"
+    if [[ "${track_of[$stage]:-main}" == "$track" ]]; then own="${own:-$stage}"; else other="${other:-$stage}"; fi
 done
+if [[ -n "$other" && -n "$own" ]]; then
+    bad_usage "--stages mixes the tracks ($own and $other): a scaling campaign times one track, the main track's stages or (--track pt) the path-tracing track's"
+elif [[ -n "$other" && "$track" == pt ]]; then
+    bad_usage "--stages: $other is a main-track stage; --track pt times path-tracing stages"
+elif [[ -n "$other" ]]; then
+    bad_usage "--stages: $other is a path-tracing stage; the scaling campaign times main-track stages (the path-tracing track's with --track pt)"
+fi
 
 # The scenes: files that can be read, whose names (without .scene) differ and can be a CSV column.
 default_scene_list=0
@@ -189,7 +226,12 @@ if [[ "$default_scene_list" -eq 1 ]]; then
     for file in "${scene_files[@]}"; do [[ -f "$file" ]] || missing_scene="$file"; done
     if [[ -n "$missing_scene" ]]; then
         if ! make --no-print-directory BUILD=build scenes >"$tmp/make-scenes.log" 2>&1 || [[ ! -f "$missing_scene" ]]; then
-            die "cannot make the scenes ($(tail -n1 "$tmp/make-scenes.log" | cut -c1-200)): run 'make scenes' (python3 scenes/generate-random.py 999 > build/scenes/random-1k.scene, 9999 > build/scenes/random-10k.scene, 99999 > build/scenes/random-100k.scene), or name others with --scenes"
+            if [[ "$track" == pt ]]; then
+                how='python3 scenes/generate-random.py 997 --path-tracing > build/scenes/pt-random-1k.scene, 9997 --path-tracing > build/scenes/pt-random-10k.scene, 99997 --path-tracing > build/scenes/pt-random-100k.scene'
+            else
+                how='python3 scenes/generate-random.py 999 > build/scenes/random-1k.scene, 9999 > build/scenes/random-10k.scene, 99999 > build/scenes/random-100k.scene'
+            fi
+            die "cannot make the scenes ($(tail -n1 "$tmp/make-scenes.log" | cut -c1-200)): run 'make scenes' ($how), or name others with --scenes"
         fi
         echo "scaling: made the missing scenes: make scenes" >&2
     fi
@@ -202,7 +244,7 @@ for stage in "${stages[@]}"; do
 done
 [[ ${#missing[@]} -eq 0 ]] || die "no executable in $bin_dir for ${missing[*]}: run make (or time other stages with --stages)"
 if [[ "$verify" -eq 1 ]]; then
-    for tool in cpu-reference compare-images; do
+    for tool in "$reference_tool" compare-images; do
         [[ -f "$bin_dir/$tool" && -x "$bin_dir/$tool" ]] || die "no $tool in $bin_dir to verify with: run make (or time anyway with --no-verify)"
     done
 fi
@@ -210,7 +252,7 @@ fi
 # --- results folder ------------------------------------------------------------------------
 mkdir -p "$out" || die "cannot create --out '$out'"
 out="$(cd "$out" && pwd)"
-dir="$out/$slug/scaling"
+dir="$out/$slug/$campaign_folder"
 header='order,run,stage,host,gpu,gpu_uuid,width,height,spheres,block,host_memory,metric,value,unit,status,scene'
 mkdir -p "$dir"
 # A new runs.csv, or with --resume the one there, its failed runs set apart to be run again.
@@ -224,24 +266,30 @@ offset="$("$repo/tools/open-runs.sh" "$dir" "$header" "$resume" 2>"$tmp/open-run
 # --- verification: each (stage, scene) pair at 64x64 against the CPU reference --------------
 # A pair is timed when its stage rendered the scene (and, unless --no-verify, its picture is the
 # reference's, up to the manifest's max-differing-percent); a stage that refuses a scene for its
-# number of spheres is skipped on it; any other failure leaves the pair untimed.
+# number of spheres is skipped on it; any other failure leaves the pair untimed. The path-tracing
+# track's reference is build/pt-reference with the estimator of the stage's manifest (as run.sh
+# verifies it), one image per scene and estimator.
 first_gpu="$(head -n1 "$tmp/gpus" | cut -d, -f1)"
 declare -A timed=() reference_of=()
 failed_pairs=() skipped_pairs=()
-# The CPU reference of scene I, made once (when a stage first needs it): reference_of[I] is its
-# path, or "" with the reason in $tmp/ref-I.err.
+# The reference of scene I (with --track pt, for estimator E), made once (when a stage first
+# needs it): reference_of[I] (reference_of[I-E]) is its path, or "" with the reason in
+# $tmp/ref-I.err ($tmp/ref-I-E.err).
 reference_image() {
-    local i="$1"
-    [[ -z "${reference_of[$i]+set}" ]] || return 0
-    if timeout -k 5 "$timeout_s" "$bin_dir/cpu-reference" --scene "${scene_files[i]}" --size 64x64 \
-            --output "$tmp/reference-$i.png" >/dev/null 2>"$tmp/ref-$i.err"; then
-        reference_of[$i]="$tmp/reference-$i.png"
+    local i="$1" estimator="${2:-}" key="$1${2:+-$2}" estimator_args=()
+    [[ -z "${reference_of[$key]+set}" ]] || return 0
+    [[ -z "$estimator" ]] || estimator_args=(--estimator "$estimator")
+    if timeout -k 5 "$timeout_s" "$bin_dir/$reference_tool" --scene "${scene_files[i]}" --size 64x64 \
+            ${estimator_args[@]+"${estimator_args[@]}"} --output "$tmp/reference-$key.png" >/dev/null 2>"$tmp/ref-$key.err"; then
+        reference_of[$key]="$tmp/reference-$key.png"
     else
-        reference_of[$i]=''
+        reference_of[$key]=''
     fi
 }
 if [[ "$verify" -eq 1 ]]; then
-    echo "scaling: verifying ${#stages[@]} stage(s) on ${#scene_files[@]} scene(s) at 64x64 against the CPU reference" >&2
+    against='the CPU reference'
+    [[ "$track" == main ]] || against='build/pt-reference'
+    echo "scaling: verifying ${#stages[@]} stage(s) on ${#scene_files[@]} scene(s) at 64x64 against $against" >&2
     echo "# verification at 64x64 on ${scene_names[*]}, $(date -u +%FT%TZ)" >>"$dir/verify.txt"
 else
     echo "scaling: --no-verify: each pair once at 64x64, to find the scenes a stage refuses" >&2
@@ -249,7 +297,8 @@ else
 fi
 for stage in "${stages[@]}"; do
     for i in "${!scene_files[@]}"; do
-        file="${scene_files[i]}" name="${scene_names[i]}" line='' status=0
+        file="${scene_files[i]}" name="${scene_names[i]}" line='' status=0 estimator='' key="$i"
+        if [[ "$track" == pt ]]; then estimator="${estimator_of[$stage]:-path}" key="$i-$estimator"; fi
         image_args=()
         [[ "$verify" -eq 0 ]] || image_args=(--output "$tmp/$stage-$i.png")
         CUDA_VISIBLE_DEVICES="$first_gpu" timeout -k 5 "$timeout_s" "$bin_dir/$stage" --scene "$file" --size 64x64 \
@@ -265,17 +314,19 @@ for stage in "${stages[@]}"; do
             timed["$stage $name"]=1
             continue
         fi
-        reference_image "$i"
-        reference_png="${reference_of[$i]}"
+        reference_image "$i" "$estimator"
+        reference_png="${reference_of[$key]}"
         if [[ "$status" -eq 0 && -n "$reference_png" ]] \
             && line="$("$bin_dir/compare-images" "$reference_png" "$tmp/$stage-$i.png" \
                        --max-differing-percent "${tolerance_of[$stage]:-0}")"; then
             timed["$stage $name"]=1
-            echo "$stage $name: ok: $line" >>"$dir/verify.txt"
+            echo "$stage $name: ok: $line${estimator:+ (estimator $estimator)}" >>"$dir/verify.txt"
             continue
         fi
         if [[ "$status" -ne 0 ]]; then
             line="exit status $status: $(tail -n1 "$tmp/$stage-$i.err")"
+        elif [[ -z "$reference_png" && "$track" == pt ]]; then
+            line="no pt-reference image of $file (estimator $estimator): $(tail -n1 "$tmp/ref-$key.err")"
         elif [[ -z "$reference_png" ]]; then
             line="no CPU reference of $file: $(tail -n1 "$tmp/ref-$i.err")"
         fi

@@ -7,11 +7,13 @@ manifest's campaign-image), summary_csv(summary, images), summary_md(summary, ro
 stage model: manifests, manifest, stage_key, is_side_stage, main_stages, side_stages,
 is_pt_stage, pt_stages, pt_main_stages, ordered_stages, builds_on, parent_of, baseline_of,
 campaign_scene, comparable_baseline, extra_us_metrics. The scaling campaign's
-(RESULTS/GPU-SLUG/scaling/runs.csv, tools/scaling.sh: a row per (stage, scene)):
-scaling_summarize(rows), scaling_pairs, scaling_scenes, scaling_matrix, scaling_summary_csv,
-scaling_summary_md, write_scaling_summary(folder, check=False).
+(RESULTS/GPU-SLUG/scaling/runs.csv, tools/scaling.sh: a row per (stage, scene); the path-tracing
+track's in RESULTS/GPU-SLUG/pt-scaling/runs.csv, tools/scaling.sh --track pt, adds rays per
+second): scaling_summarize(rows), scaling_is_pt, scaling_pairs, scaling_scenes, scaling_matrix,
+scaling_summary_csv, scaling_summary_md, write_scaling_summary(folder, check=False).
 Usage: python3 tools/summarize.py RESULTS/GPU-SLUG [--check]
        python3 tools/summarize.py RESULTS/GPU-SLUG/scaling [--check]
+       python3 tools/summarize.py RESULTS/GPU-SLUG/pt-scaling [--check]
 
 Stages: what each is (its track, chain or side stage, the stage it builds on, its campaign's
 scene) comes from its manifest, through tools/stages, the one reader of stages/*/manifest. The
@@ -614,14 +616,31 @@ def write_if_changed(folder, check, files):
 # OUT/<gpu-slug>/scaling/runs.csv has the campaign runs.csv's first 15 columns and `scene` (the scene file's name without
 # .scene); each (stage, scene) pair is summarised on its own: its sphere count (the `spheres`
 # column), its runs, and the statistics of the kernel (CUDA events), the build of the
-# acceleration structure (stages 22 on) and the total.
+# acceleration structure (stages 22 on) and the total. The path-tracing track's
+# (OUT/<gpu-slug>/pt-scaling/runs.csv, tools/scaling.sh --track pt) the same, and its rays per
+# second (SCALING_PT_METRICS: the tables of a path-tracing campaign only; the main track's stages
+# report rays_per_second too, but its tables stay as they were).
 SCALING_METRICS = ("kernel_events", "build", "total")
+SCALING_PT_METRICS = ("rays_per_second",)
 SCALING_STATS = ("mean", "median", "std", "min", "max")
+
+
+def scaling_is_pt(rows):
+    """A scaling campaign of the path-tracing track: every stage of its rows is a pNN stage."""
+    stages = {row["stage"] for row in rows if row.get("stage")}
+    return bool(stages) and all(is_pt_stage(stage) for stage in stages)
+
+
+def scaling_metrics(summary):
+    """The metrics of a scaling summary's tables: SCALING_METRICS, and rays_per_second where a
+    path-tracing pair reported it."""
+    pt = any("rays_per_second" in entry and is_pt_stage(stage) for (stage, _), entry in summary.items())
+    return SCALING_METRICS + (SCALING_PT_METRICS if pt else ())
 
 
 def scaling_summarize(rows):
     """{(stage, scene): {"spheres": int, "n": runs ok, metric: stats}} over the runs with status
-    ok, for the metrics of SCALING_METRICS a pair has."""
+    ok, for the metrics of SCALING_METRICS (and SCALING_PT_METRICS) a pair has."""
     values, spheres = {}, {}
     for row in rows:
         if row.get("status") != "ok":
@@ -629,7 +648,7 @@ def scaling_summarize(rows):
         key = (row["stage"], row.get("scene", ""))
         if row.get("spheres", "").isdigit():
             spheres[key] = max(spheres.get(key, 0), int(row["spheres"]))
-        if row["metric"] in SCALING_METRICS:
+        if row["metric"] in SCALING_METRICS + SCALING_PT_METRICS:
             values.setdefault(key, {}).setdefault(row["metric"], []).append(float(row["value"]))
     result = {}
     for key, metrics in values.items():
@@ -663,24 +682,32 @@ def ms(x, decimals=2):
     return "–" if x is None else f"{x / 1000:,.{decimals}f}"
 
 
-def scaling_matrix(summary, stages_dir=None):
+def mrays(x, decimals=1):
+    """Rays per second as millions, or – for None."""
+    return "–" if x is None else f"{x / 1e6:,.{decimals}f}"
+
+
+def scaling_matrix(summary, stages_dir=None, metric="kernel_events", cell=ms):
     """Stages as rows, scenes as columns (fewest spheres first, the count in the header), the
-    median kernel time by CUDA events (ms) in each cell; – where the pair has no run."""
+    median kernel time by CUDA events (ms) in each cell (or METRIC's median as CELL writes it);
+    – where the pair has no run."""
     scenes = scaling_scenes(summary)
     stages = sorted({stage for stage, _ in summary}, key=lambda s: stage_key(s, stages_dir))
-    rows = [[s] + [ms(scaling_stat(summary, (s, scene), "kernel_events", "median")) for scene, _ in scenes]
+    rows = [[s] + [cell(scaling_stat(summary, (s, scene), metric, "median")) for scene, _ in scenes]
             for s in stages]
     return table(["stage"] + [f"{scene} ({count:,})" for scene, count in scenes], rows)
 
 
 def scaling_summary_csv(summary, stages_dir=None):
     """A line per (stage, scene): spheres, runs, and mean, median, std, min, max of each metric
-    (µs; empty where the pair lacks the metric: no build before stage 22)."""
-    lines = ["stage,scene,spheres,n," + ",".join(f"{m}_{k}" for m in SCALING_METRICS for k in SCALING_STATS)]
+    (µs; empty where the pair lacks the metric: no build before stage 22); a path-tracing
+    campaign's also of rays_per_second (rays/s)."""
+    metrics = scaling_metrics(summary)
+    lines = ["stage,scene,spheres,n," + ",".join(f"{m}_{k}" for m in metrics for k in SCALING_STATS)]
     for pair in scaling_pairs(summary, stages_dir):
         entry = summary[pair]
         cells = [pair[0], pair[1], str(entry["spheres"]), str(entry["n"])]
-        for metric in SCALING_METRICS:
+        for metric in metrics:
             cells += [num(entry[metric][k]) if metric in entry else "" for k in SCALING_STATS]
         lines.append(",".join(cells))
     return "\n".join(lines) + "\n"
@@ -689,22 +716,31 @@ def scaling_summary_csv(summary, stages_dir=None):
 def scaling_summary_md(summary, rows, stages_dir=None):
     failed = [r for r in rows if r.get("status") == "failed"]
     hosts = sorted({r["host"] for r in rows})
-    parts = [f"# {gpu_of(rows)}: the scaling campaign", "",
+    pt = scaling_is_pt(rows)
+    rays = "rays_per_second" in scaling_metrics(summary)
+    parts = [f"# {gpu_of(rows)}: the {'path-tracing ' if pt else ''}scaling campaign", "",
              "Generated by `tools/plot.py --scaling` (tools/summarize.py) from `runs.csv` "
-             "(tools/scaling.sh); do not edit. "
+             f"(tools/scaling.sh{' --track pt' if pt else ''}); do not edit. "
              f"Host(s): {', '.join(hosts) or '–'}. Runs ok: "
              f"{sum(1 for r in rows if r.get('status') == 'ok' and r['metric'] == 'total')}, failed: {len(failed)}.", "",
              "## Kernel time by CUDA events against the scene (median of the runs, ms; the scene's spheres "
              "in brackets; – where the stage was not timed on it: see `verify.txt`)", "",
-             scaling_matrix(summary, stages_dir), "",
-             "## Every (stage, scene) pair (ms; std: sample standard deviation; build: the acceleration "
-             "structure's, stages 22 on)", ""]
-    header = ["stage", "scene", "spheres", "n"] + [f"{m} {k}" for m in SCALING_METRICS for k in SCALING_STATS]
+             scaling_matrix(summary, stages_dir), ""]
+    if rays:
+        parts += ["## Rays per second against the scene (median of the runs, millions of rays a second; "
+                  "the scene's spheres in brackets)", "",
+                  scaling_matrix(summary, stages_dir, "rays_per_second", mrays), ""]
+    parts += ["## Every (stage, scene) pair (ms; std: sample standard deviation; build: the acceleration "
+              + ("structure's, where the stage builds one" if pt else "structure's, stages 22 on")
+              + ("; rays/s median: millions of rays a second" if rays else "") + ")", ""]
+    header = (["stage", "scene", "spheres", "n"] + [f"{m} {k}" for m in SCALING_METRICS for k in SCALING_STATS]
+              + (["rays/s median"] if rays else []))
     body = []
     for pair in scaling_pairs(summary, stages_dir):
         entry = summary[pair]
         body.append([pair[0], pair[1], f"{entry['spheres']:,}", str(entry["n"])]
-                    + [ms(scaling_stat(summary, pair, m, k), 3) for m in SCALING_METRICS for k in SCALING_STATS])
+                    + [ms(scaling_stat(summary, pair, m, k), 3) for m in SCALING_METRICS for k in SCALING_STATS]
+                    + ([mrays(scaling_stat(summary, pair, "rays_per_second", "median"))] if rays else []))
     parts += [table(header, body), ""]
     if failed:
         parts += ["## Failed runs", ""] + [f"- {r['stage']} on {r.get('scene', '?')} run {r['run']}: {r['value']}"
