@@ -1,12 +1,17 @@
 /*
- * Stage p08a, image tiles (a side stage): the frame in tiles (seed 002, "image tiling").
+ * Stage p08a, image tiles (a side stage): the frame in tiles, each tile one launch with all its
+ * samples (seed 002, "image tiling").
  *
- * p08 covers the whole frame with one launch; here the frame is cut into N x N tiles (--tiles N)
- * and each tile is one launch of the same path kernel, N * N launches a frame, one after the
- * other. A renderer tiles to keep the host in control between launches (a responsive interface,
- * progressive display) and to need memory for one tile only; what it costs is the question: each
- * launch has fewer paths than the GPU can hold at once once the tiles are small, and ends with
- * its own tail of long paths. --tiles 1 is p08's launch exactly.
+ * p08 launches its path kernel once per sample over the whole frame; here the frame is cut into
+ * N x N tiles (--tiles N) and each tile is one launch of the same path kernel that traces every
+ * sample of every pixel of the tile: tile width x tile height x samples paths (the seed's
+ * paths = tile.width * tile.height * iterations), N * N launches one after the other. Two samples
+ * of a pixel now run in one launch, so the sums are added with 64-bit atomics; integer sums do
+ * not depend on the order of the additions, so the image keeps every bit. A renderer tiles to
+ * keep the host in control between launches (a responsive interface, progressive display) and
+ * to need memory for one tile only; what it costs is the question: every launch ends with its
+ * own tail of long paths while SMs idle, and once a tile's paths are fewer than the GPU holds at
+ * once, the launch cannot fill it. --tiles 1 is one launch of every path of the frame.
  *
  * Builds on p08-megakernel.
  */
