@@ -3,6 +3,8 @@
  * timed phases, so no stage has to count. One kernel for both tracks: only a pixel's count
  * differs. The reservoirs estimator (pt_reservoirs.h), whose samples depend on the frame before
  * and on the neighbours, has two kernels of its own a frame: the CPU reference's two sweeps. */
+/* pt_closest_hit walks a world's tree when it has one (pt_math.h). */
+#define PT_WORLD_MAY_HAVE_A_TREE
 #include "bvh.h"
 #include "count_rays.h"
 #include "cpu_reference.h" /* CPU_REFERENCE_BVH_FROM */

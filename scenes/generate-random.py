@@ -52,6 +52,8 @@ def main(argv):
     args = ap.parse_args(argv[1:])
     if args.size is None:
         args.size = "1024x1024" if args.path_tracing else "8192x8192"
+    if args.samples != 2 and not args.path_tracing:
+        ap.error("--samples goes with --path-tracing (the main track's scenes have no samples)")
     if not 1 <= args.samples <= 65536:
         ap.error(f"--samples {args.samples}: from 1 to 65536")
     if not 1 <= args.count <= 99999:

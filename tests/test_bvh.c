@@ -4,6 +4,8 @@
  * spheres, rays that graze a sphere, origins inside spheres, radii from 0.001 to 10,000), the
  * same image from the CPU reference both ways, and 100,000 spheres at 256x256 in seconds. The
  * same for the path tracer (common/pathtrace/pt_bvh.h, pt_math.h's pt_closest_hit_in_tree). */
+/* pt_closest_hit walks a world's tree when it has one (pt_math.h). */
+#define PT_WORLD_MAY_HAVE_A_TREE
 #include "test_support.h"
 
 #include <math.h>
@@ -374,10 +376,55 @@ static void the_path_tracing_reference_sums_the_same_both_ways(void **state)
     print_message("# 1,500 path-tracing spheres at 40x30, 2 samples: %llu rays both ways\n", loop_rays);
     assert_true(tree_rays == loop_rays && loop_rays > 2400);
     assert_memory_equal(through_tree, by_loop, channels * sizeof *by_loop);
+    /* The reference walks the tree its world carries: the same sums through one built here, and
+     * other sums through one whose root box lies far away (every ray misses it), so the equality
+     * above is the tree's and not a loop's. */
+    struct bvh bvh;
+    assert_int_equal(pt_bvh_build(world.spheres, world.sphere_count, &bvh), 0);
+    world.bvh = bvh_view(&bvh);
+    unsigned long long *given = calloc(channels, sizeof *given);
+    assert_non_null(given);
+    assert_true(pt_reference_render(&world, PT_ESTIMATOR_PATH, scene.samples, 2, given) == loop_rays);
+    assert_memory_equal(given, by_loop, channels * sizeof *by_loop);
+    bvh.nodes[0].lo = bvh.nodes[0].hi = spec_v3(1e6f, 1e6f, 1e6f);
+    memset(given, 0, channels * sizeof *given);
+    pt_reference_render(&world, PT_ESTIMATOR_PATH, scene.samples, 2, given);
+    assert_true(memcmp(given, by_loop, channels * sizeof *by_loop) != 0);
+    free(given);
+    bvh_free(&bvh);
     free(through_tree);
     free(by_loop);
     pt_scene_free(&scene);
     remove_temporary_folder(dir);
+}
+
+/* The tie rule, where a tree meets spheres out of file order: two coincident spheres, the second
+ * met first (reversed in one leaf, and in two leaves with the later sphere's leaf walked first);
+ * the first in file order must win, in both tracks' walks. */
+static void a_tie_goes_to_the_first_sphere_in_file_order(void **state)
+{
+    (void)state;
+    struct spec_vec3 origin = spec_v3(0, 0, 0), down_z = spec_v3(0, 0, -1);
+    struct spec_bvh_node one_leaf[1] = {{{-1, -1, -6}, {1, 1, -4}, 0, 2}};
+    struct spec_bvh_node two_leaves[3] = {{{-1, -1, -6}, {1, 1, -4}, 1, 0},
+                                          {{-1, -1, -6}, {1, 1, -4}, 0, 1},
+                                          {{-1, -1, -6}, {1, 1, -4}, 1, 1}};
+    int reversed[2] = {1, 0};
+    const struct spec_bvh trees[2] = {{one_leaf, 1, reversed}, {two_leaves, 3, reversed}};
+    struct pt_sphere pt_spheres[2] = {{{0, 0, -5}, 1}, {{0, 0, -5}, 1}};
+    struct spec_sphere spheres[2] = {{{0, 0, -5}, 1, {1, 1, 1}}, {{0, 0, -5}, 1, {1, 1, 1}}};
+    struct spec_world world = {spheres, 2, {0, 0, 1}, {0, 0, 0}, {1, 1, 1}, {1, 1, 1}, 0.1f, 0.7f, 0.7f};
+    for (int k = 0; k < 2; ++k) {
+        struct pt_world w = {0};
+        w.spheres = pt_spheres;
+        w.sphere_count = 2;
+        w.bvh = trees[k];
+        float t;
+        assert_int_equal(pt_closest_hit_in_tree(&w, origin, down_z, &t), 0);
+        assert_true(t == 4.0f);
+        assert_int_equal(spec_bvh_closest_hit(&world, &trees[k], origin, down_z, &t), 0);
+        assert_true(t == 4.0f);
+    }
 }
 
 int main(void)
@@ -389,6 +436,7 @@ int main(void)
         cmocka_unit_test(a_hundred_thousand_spheres_in_seconds),
         cmocka_unit_test(the_path_tracers_hierarchy_finds_what_its_loop_finds),
         cmocka_unit_test(the_path_tracing_reference_sums_the_same_both_ways),
+        cmocka_unit_test(a_tie_goes_to_the_first_sphere_in_file_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

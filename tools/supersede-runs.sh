@@ -28,7 +28,8 @@ header="$(head -n 1 "$runs")"
 if [[ -f "$archive" ]]; then
     # head closes the pipe after one line; zcat, killed by SIGPIPE on an archive larger than the
     # pipe's buffer, must not fail the script (pipefail).
-    archived_header="$( (zcat "$archive" || :) | head -n 1)"
+    archived_header="$( (zcat "$archive" || [[ $? -eq 141 ]]) | head -n 1)" ||
+        die "$archive cannot be read (zcat failed)"
     # The first 15 columns are every campaign's; the 16th (image) came later.
     [[ "${archived_header%,image}" == "${header%,image}" ]] || die "$archive has another header: $archived_header"
 fi

@@ -349,12 +349,17 @@ PT_FN int pt_closest_hit_in_tree(const struct pt_world *world, struct spec_vec3 
 }
 
 /* The closest sphere along o + t d (ties to the first in file order), or -1; *t its distance:
- * through the hierarchy when the world has one. */
+ * through the hierarchy when the world has one, in code that defines PT_WORLD_MAY_HAVE_A_TREE
+ * before it includes this file (the CPU reference, the GPU ray counter, the tests). Elsewhere
+ * (the stages' kernels, which never get a tree) the walk is not compiled in: it would cost them
+ * registers and a stack frame for a branch they never take. */
 PT_FN int pt_closest_hit(const struct pt_world *world, struct spec_vec3 origin,
                          struct spec_vec3 direction, float *t)
 {
+#ifdef PT_WORLD_MAY_HAVE_A_TREE
     if (world->bvh.nodes)
         return pt_closest_hit_in_tree(world, origin, direction, t);
+#endif
     return pt_closest_hit_in_order(world, origin, direction, t);
 }
 

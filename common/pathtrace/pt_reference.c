@@ -1,3 +1,5 @@
+/* pt_closest_hit walks a world's tree when it has one (pt_math.h). */
+#define PT_WORLD_MAY_HAVE_A_TREE
 #include "pathtrace/pt_reference.h"
 
 #include <stdint.h>

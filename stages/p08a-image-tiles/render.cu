@@ -15,6 +15,7 @@
  *
  * Builds on p08-megakernel.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -177,11 +178,18 @@ void stage_render(struct pt_render_job *job)
             int left = tile_start(tx, job->width, tiles);
             int tile_width = tile_start(tx + 1, job->width, tiles) - left;
             unsigned long long paths = (unsigned long long)tile_width * tile_height * job->samples;
-            unsigned blocks = (unsigned)((paths + BLOCK_THREADS - 1) / BLOCK_THREADS);
-            path_kernel<<<blocks, BLOCK_THREADS>>>(d.sums, world->camera, world->sky,
-                                                   world->sphere_count, job->width, job->height,
-                                                   left, top, tile_width, tile_height,
-                                                   job->samples, job->max_depth);
+            unsigned long long blocks = (paths + BLOCK_THREADS - 1) / BLOCK_THREADS;
+            if (blocks > INT_MAX) { /* a grid's x dimension holds 2^31 - 1 blocks */
+                fprintf(stderr,
+                        "%s: error: a %dx%d tile at %d samples is %llu paths, more than one "
+                        "launch holds (%llu): use more --tiles\n",
+                        cuda_check_program, tile_width, tile_height, job->samples, paths,
+                        (unsigned long long)INT_MAX * BLOCK_THREADS);
+                exit(2);
+            }
+            path_kernel<<<(unsigned)blocks, BLOCK_THREADS>>>(
+                d.sums, world->camera, world->sky, world->sphere_count, job->width, job->height,
+                left, top, tile_width, tile_height, job->samples, job->max_depth);
             CUDA_CHECK_LAUNCH("path_kernel");
         }
     }
