@@ -96,6 +96,17 @@ static struct ray_case random_ray(const struct spec_sphere *spheres, int count, 
     return ray;
 }
 
+/* The random scenes of both tracks' tree tests: every scale the specification allows, from
+ * radii of 0.001 to 10,000 (count, extent of the centres, radii from r_lo to r_hi). */
+static const struct {
+    int count;
+    double extent, r_lo, r_hi;
+} scales[] = {
+    {100, 5, 0.01, 0.5},      {1000, 10, 0.001, 1},     {3000, 3, 0.05, 0.5},
+    {500, 10000, 1, 10000},   {2000, 100, 0.001, 0.01}, {64, 1, 0.001, 10000},
+    {5000, 1000, 0.5, 50},
+};
+
 /* Every node's box holds its children's (or its spheres'), every sphere is in one leaf, and the
  * tree is no deeper than the traversal's stack. */
 static void assert_well_formed(const struct bvh *bvh, const struct spec_sphere *spheres, int count)
@@ -133,14 +144,6 @@ static void assert_well_formed(const struct bvh *bvh, const struct spec_sphere *
 static void the_hierarchy_finds_what_the_loops_find(void **state)
 {
     (void)state;
-    const struct {
-        int count;
-        double extent, r_lo, r_hi;
-    } scales[] = {
-        {100, 5, 0.01, 0.5},      {1000, 10, 0.001, 1},     {3000, 3, 0.05, 0.5},
-        {500, 10000, 1, 10000},   {2000, 100, 0.001, 0.01}, {64, 1, 0.001, 10000},
-        {5000, 1000, 0.5, 50},
-    };
     long long rays = 0, hits = 0, shadows = 0, rounded_hits = 0;
     for (size_t c = 0; c < sizeof scales / sizeof *scales; ++c) {
         rng_state = 0x9E3779B97F4A7C15ULL + c;
@@ -278,13 +281,6 @@ static void a_hundred_thousand_spheres_in_seconds(void **state)
 static void the_path_tracers_hierarchy_finds_what_its_loop_finds(void **state)
 {
     (void)state;
-    const struct {
-        int count;
-        double extent, r_lo, r_hi;
-    } scales[] = {
-        {100, 5, 0.01, 0.5},    {1000, 10, 0.001, 1},     {3000, 3, 0.05, 0.5},
-        {500, 10000, 1, 10000}, {2000, 100, 0.001, 0.01}, {64, 1, 0.001, 10000},
-    };
     long long rays = 0, hits = 0, rounded_hits = 0;
     for (size_t c = 0; c < sizeof scales / sizeof *scales; ++c) {
         rng_state = 0x5851F42D4C957F2DULL + c;

@@ -5,6 +5,7 @@
 #define PT_BVH_H
 
 #include "bvh.h"
+#include "cpu_reference.h" /* CPU_REFERENCE_BVH_FROM */
 #include "pathtrace/pt_math.h"
 
 #ifdef __cplusplus
@@ -12,8 +13,8 @@ extern "C" {
 #endif
 
 /* Scenes of more spheres than this are searched through a hierarchy by the CPU reference and
- * the GPU ray counter (the main track's threshold, CPU_REFERENCE_BVH_FROM). */
-#define PT_BVH_FROM 64
+ * the GPU ray counter: the main track's threshold. */
+#define PT_BVH_FROM CPU_REFERENCE_BVH_FROM
 
 /* Builds the hierarchy over `count` spheres (bvh_build's). 0, or -1 when memory runs out. */
 int pt_bvh_build(const struct pt_sphere *spheres, int count, struct bvh *bvh);
