@@ -9,9 +9,11 @@ usage: ./run.sh [options]
 Builds the stages, verifies each stage's image (main track: scenes/quick.scene against the CPU
 reference; path-tracing track: scenes/pt-quick.scene against build/pt-reference with the
 estimator its manifest names), then times every verified stage over N interleaved runs (one
-process per run, one run per GPU at a time) and writes OUT/<gpu-slug>/ (runs.csv, env.txt,
+process per run, one run per GPU at a time) and writes OUT/<gpu-slug>/ (runs.csv.gz, env.txt,
 joblog.txt, summary.csv, summary.md, phases.png, kernel.png; pathtrace.png for the
 path-tracing track), OUT/README.md with your GPU beside the reference GPUs, and OUT/gpus.png.
+Every run's rows go to OUT/<gpu-slug>/runs.csv while the campaign runs; when it ends (or is
+interrupted) they are compressed into runs.csv.gz (zcat reads it), which --resume unpacks again.
 Your runs go to results/local/ (ignored by git); the course's own campaigns are in
 results/reference/ and only --reference writes there (and regenerates the READMEs' tables).
 options:
@@ -31,7 +33,8 @@ options:
   --out DIR         results folder (default results/local)
   --reference       refresh the course's reference data: OUT is results/reference, and the
                     READMEs' generated tables are regenerated from it (maintainers)
-  --resume          continue an interrupted campaign: skip (stage, run) pairs recorded ok
+  --resume          continue a campaign (its runs.csv.gz, or the runs.csv of one cut off): skip
+                    (stage, run) pairs recorded ok; run orders go on from the last
   --timeout SEC     per-run time limit (default 120)
   --no-verify       skip the image verification
   --no-build        do not run make
@@ -52,7 +55,7 @@ do not. Verification allows the percentage of differing pixels its manifest's
 max-differing-percent gives (0 but for 12a-fused-multiply-add, which changes the arithmetic on
 purpose). A stage whose manifest has campaign-image (e.g. png: stages 21, 21a and 26) is
 timed twice in each run, interleaved: as above, and writing its image (--output FRAME.png in
-the run's temporary folder); the rows of the second say png in runs.csv's image column, and
+the run's temporary folder); the rows of the second say png in the runs' image column, and
 every run's rows carry the process's wall time (metric process_wall).
 environment: RUN_SSH (ssh command for --hosts), RUN_NVIDIA_SMI (nvidia-smi command),
   STB_INCLUDE_DIR (folder of stb_image_write.h), RUN_REMOTE_DIR (remote work folder),
@@ -251,9 +254,13 @@ dir="$out/$slug"
 # image: the format of the image the run wrote (a manifest's campaign-image), empty for none.
 header='order,run,stage,host,gpu,gpu_uuid,width,height,spheres,block,host_memory,metric,value,unit,status,image'
 mkdir -p "$dir"
-# A new runs.csv, or with --resume the one there, its failed runs set apart to be run again.
+# A new runs.csv, or with --resume the one there (runs.csv.gz unpacked), its failed runs set apart
+# to be run again.
 offset="$("$repo/tools/open-runs.sh" "$dir" "$header" "$resume" "${header%,image}" 2>"$tmp/open-runs.err")" \
     || die "$(cat "$tmp/open-runs.err")"
+# However run.sh ends from here on, runs.csv is closed into runs.csv.gz (below, when the timing
+# ends; on an error, by this trap).
+trap 'rm -rf "$tmp"; "$repo/tools/close-runs.sh" "$dir" || true' EXIT
 "$repo/tools/env-info.sh" "$tmp/gpus" "$command_line" "$resume" >>"$dir/env.txt"
 cp "$bin_dir"/*.resources.txt "$dir/" 2>/dev/null || true
 
@@ -319,7 +326,8 @@ fi
 # --- timing ------------------------------------------------------------------------------
 # A job is a run of a stage in one configuration: without an image ('-'), and once more writing
 # each format of its manifest's campaign-image, interleaved with the others.
-awk -F',' 'NR > 1 && $15 == "ok" { print $3 " " ($16 == "" ? "-" : $16) " " $2 }' "$dir/runs.csv" | sort -u >"$tmp/done"
+"$repo/tools/runs-file.sh" --rows "$dir" | awk -F',' 'NR > 1 && $15 == "ok" { print $3 " " ($16 == "" ? "-" : $16) " " $2 }' |
+    sort -u >"$tmp/done"
 : >"$tmp/jobs"
 order="$offset" timed=0
 for stage in "${stages[@]}"; do timed=$((timed + 1 + $(wc -w <<<"${images_of[$stage]:-}"))); done
@@ -346,13 +354,16 @@ if [[ "$RUN_TOTAL" -gt 0 ]]; then
 fi
 trap - INT TERM
 rm -rf "$dir"/.tmp.* "$dir/.progress" "$dir/.lock"
+# The campaign has ended (or was interrupted): its runs.csv becomes runs.csv.gz, the form kept.
+status=0
+"$repo/tools/close-runs.sh" "$dir" || status=1
+runs_file="$("$repo/tools/runs-file.sh" "$dir")"
 
 # --- reports (python3 is there: tools/install-deps.sh saw to it) ------------------------
 plot_reports "$dir" "$out"
 update_reports "$out"
-status=0
-failed_runs="$(awk -F',' -v o="$offset" 'NR > 1 && $15 == "failed" && $1 > o {
-    printf "  %s%s run %s: %s\n", $3, ($16 == "" ? "" : " (" $16 ")"), $2, $13 }' "$dir/runs.csv")"
+failed_runs="$("$repo/tools/runs-file.sh" --rows "$dir" | awk -F',' -v o="$offset" 'NR > 1 && $15 == "failed" && $1 > o {
+    printf "  %s%s run %s: %s\n", $3, ($16 == "" ? "" : " (" $16 ")"), $2, $13 }')"
 if [[ -n "$failed_runs" ]]; then
     echo "run.sh: these runs failed (logs in $dir/logs/):" >&2; echo "$failed_runs" >&2; status=1
 fi
@@ -362,7 +373,7 @@ fi
 if [[ "$interrupted" -eq 1 ]]; then
     again=(--resume --out "$out")
     for opt in "${forward[@]}"; do [[ "$opt" == --resume ]] || again+=("$opt"); done
-    echo "run.sh: interrupted; every finished run is in $dir/runs.csv; continue with: $0$(printf ' %q' "${again[@]}")" >&2
+    echo "run.sh: interrupted; every finished run is in $runs_file; continue with: $0$(printf ' %q' "${again[@]}")" >&2
     exit 130
 fi
 echo "run.sh: results in $dir" >&2

@@ -1,12 +1,14 @@
 /* Every stage has at least 100 runs in the committed reference campaign of every reference GPU
- * (results/reference/<gpu>/runs.csv, runs whose status is ok; a stage whose manifest has
+ * (results/reference/<gpu>/runs.csv.gz, runs whose status is ok; a stage whose manifest has
  * campaign-image counts its runs with the image apart), so that every ratio in every README comes
  * from a full campaign. Until the complete campaigns are run (split over sessions with --resume),
  * the stages still short are listed in tests/short-campaigns.tsv with the runs they have: the test
  * fails on a short stage missing from the list, on a listed count that is no longer the data's
  * (the list is updated as a campaign fills, and a line goes when its stage reaches 100), and on a
- * line naming no stage or GPU. When the list is empty every stage has its 100 runs. No GPU
- * needed. */
+ * line naming no stage or GPU. When the list is empty every stage has its 100 runs. And the
+ * campaigns are committed gzipped: every folder of runs under results/reference (a GPU's, its
+ * scaling/ and pt-scaling/) has them in runs.csv.gz, and git tracks no runs.csv there (the
+ * working tree must travel to a GPU machine under 64 MiB). No GPU needed. */
 #include "test_support.h"
 
 #define FULL_CAMPAIGN 100
@@ -61,8 +63,8 @@ static void every_stage_has_a_full_campaign_or_is_listed(void **state)
 {
     (void)state;
     load_short_list();
-    /* The GPU folders of the reference campaigns (those with a runs.csv). */
-    struct command_result *r = run_shell("cd %s && ls -d */runs.csv | sed 's#/runs.csv##'", REFERENCE);
+    /* The GPU folders of the reference campaigns (those with a runs.csv.gz). */
+    struct command_result *r = run_shell("cd %s && ls -d */runs.csv.gz | sed 's#/runs.csv.gz##'", REFERENCE);
     assert_int_equal(r->exit_code, 0);
     char gpus[8][64];
     int gpu_count = 0;
@@ -83,9 +85,9 @@ static void every_stage_has_a_full_campaign_or_is_listed(void **state)
     int full = 0, short_count = 0, problems = 0;
     for (int g = 0; g < gpu_count; g++) {
         /* The ok runs of every (stage, image) of this GPU's campaign, one awk pass. */
-        r = run_shell("awk -F, 'NR > 1 && $12 == \"total\" && $15 == \"ok\" "
+        r = run_shell("zcat %s/%s/runs.csv.gz | awk -F, 'NR > 1 && $12 == \"total\" && $15 == \"ok\" "
                       "{ n[$3 \" \" ($16 == \"png\" ? \"png\" : \"plain\")]++ } "
-                      "END { for (k in n) print k, n[k] }' %s/%s/runs.csv",
+                      "END { for (k in n) print k, n[k] }'",
                       REFERENCE, gpus[g]);
         assert_int_equal(r->exit_code, 0);
         static char counts[TEST_OUTPUT_BYTES + 1];
@@ -133,10 +135,50 @@ static void every_stage_has_a_full_campaign_or_is_listed(void **state)
     assert_int_equal(problems, 0);
 }
 
+/* Every folder of the reference campaigns that holds runs (a GPU's, and its scaling/ and
+ * pt-scaling/) holds them as runs.csv.gz, a whole gzip file with a campaign's header; in a git
+ * checkout, git tracks no runs.csv anywhere under results/ (a live runs.csv beside runs.csv.gz,
+ * of a campaign running or cut off, is not tracked and not counted). */
+static void the_committed_campaigns_are_gzipped(void **state)
+{
+    (void)state;
+    struct command_result *r =
+        run_shell("cd %s && for d in */ */scaling/ */pt-scaling/; do "
+                  "if [ -e \"$d/runs.csv\" ] || [ -e \"$d/runs.csv.gz\" ]; then echo \"${d%%/}\"; fi; done",
+                  REFERENCE);
+    assert_int_equal(r->exit_code, 0);
+    static char folders[TEST_OUTPUT_BYTES];
+    snprintf(folders, sizeof folders, "%s", r->out);
+    int count = 0, scaling = 0;
+    for (char *save = NULL, *d = strtok_r(folders, "\n", &save); d; d = strtok_r(NULL, "\n", &save)) {
+        count++;
+        scaling += strstr(d, "scaling") != NULL;
+        r = run_shell("cd %s/%s && gzip -t runs.csv.gz && "
+                      "{ zcat runs.csv.gz || [ $? -eq 141 ]; } | head -n 1 | grep -q '^order,run,stage,host,'",
+                      REFERENCE, d);
+        if (r->exit_code != 0)
+            fail_msg("%s/%s: its runs should be in runs.csv.gz (gzip -9 -n runs.csv), a campaign's header first",
+                     REFERENCE, d);
+    }
+    assert_true(count >= 4);   /* the H100 and the H200, and scaling campaigns */
+    assert_true(scaling >= 2);
+    r = run_shell("command -v git >/dev/null 2>&1 && git rev-parse --is-inside-work-tree >/dev/null 2>&1");
+    if (r->exit_code != 0) {
+        print_message("# not a git checkout: what git tracks is not checked\n");
+        return;
+    }
+    /* Tracked and still there (a deletion not yet committed is not a file git tracks on). */
+    r = run_shell("git ls-files --cached -- results | grep -E '(^|/)runs\\.csv$' | "
+                  "while read -r f; do if [ -e \"$f\" ]; then echo \"$f\"; fi; done");
+    if (r->out[0])
+        fail_msg("git tracks runs.csv files, to be committed gzipped (tools/close-runs.sh):\n%.2000s", r->out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_stage_has_a_full_campaign_or_is_listed),
+        cmocka_unit_test(the_committed_campaigns_are_gzipped),
     };
     return cmocka_run_group_tests_name("every stage's campaign complete", tests, NULL, NULL);
 }

@@ -38,7 +38,7 @@ static void every_command_of_the_notebook_exists_and_parses(void **state)
     assert_non_null(strstr(notebook, "REPO_URL = \\\"\\\"  #@param {type:\\\"string\\\"}"));
     assert_non_null(strstr(notebook, "files.upload()"));
     assert_non_null(strstr(notebook, "git archive --format=tar.gz -o course.tar.gz HEAD"));
-    assert_non_null(strstr(notebook, "results/local/*/runs.csv"));
+    assert_non_null(strstr(notebook, "results/local/*/runs.csv.gz"));
     assert_non_null(strstr(notebook, "!make list"));
 }
 

@@ -155,8 +155,13 @@ static int teardown(void **state) {
         assert_int_equal(run_status_, 0);                                                         \
     } while (0)
 
-/* The campaign's runs.csv in a test's folder. */
-#define RUNS "'%s/results/fake-gpu/runs.csv'"
+/* The rows of the campaign's runs.csv.gz in a test's folder, the file a campaign leaves when it
+ * ends, finished or interrupted (tools/close-runs.sh), at the start of a pipeline: ROWS "awk ...",
+ * the test's folder the first argument. Without a runs.csv.gz there are no rows. */
+#define RUNS_GZ "'%s/results/fake-gpu/runs.csv.gz'"
+#define ROWS "zcat " RUNS_GZ " | "
+/* The live runs.csv, which the runs are appended to while the campaign runs. */
+#define LIVE_RUNS "'%s/results/fake-gpu/runs.csv'"
 
 /* Adds fake path-tracing stage executables named in NAMES (space-separated) to the test's bin
  * folder, and the fake build/pt-reference; each gets a manifest in DIR/stages (add_manifests:
@@ -315,7 +320,7 @@ static void test_two_gpus_never_shared(void **state) {
     assert_int_equal(sh("grep -q '^overlap' '%s/events'", f->dir), 0); /* the two GPUs did work at once */
     assert_int_equal(sh("test -s '%s/results/fake-gpu/joblog.txt'", f->dir), 0);
     /* interleaved: order 1 and 2 are run 1 of 01 and of 02 */
-    assert_int_equal(sh("awk -F, '$12 == \"total\" && $1 <= 2 { print $2 $3 }' " RUNS " | LC_ALL=C sort | paste -sd' ' - "
+    assert_int_equal(sh(ROWS "awk -F, '$12 == \"total\" && $1 <= 2 { print $2 $3 }' | LC_ALL=C sort | paste -sd' ' - "
                         "| grep -qx '101-base 102-static'", f->dir), 0);
 }
 
@@ -331,8 +336,9 @@ static void test_hosts_gather_results(void **state) {
     assert_int_equal(sh("grep -qx hostA '%s/remote/logins' && grep -qx hostB '%s/remote/logins'", f->dir, f->dir), 0);
     for (int h = 0; h < 2; h++) {
         const char *host = h ? "hostB" : "hostA", *slug = h ? "fake-hostb-gpu" : "fake-hosta-gpu";
-        assert_int_equal(sh_num("awk -F, -v h=%s '$12 == \"total\" && $15 == \"ok\" && $4 == h' "
-                                "'%s/results/%s/runs.csv' | wc -l", host, f->dir, slug), 4);
+        assert_int_equal(sh_num("zcat '%s/results/%s/runs.csv.gz' | awk -F, -v h=%s '$12 == \"total\" && $15 == \"ok\" && $4 == h' "
+                                "| wc -l", f->dir, slug, host), 4);
+        assert_int_equal(sh("test ! -e '%s/results/%s/runs.csv'", f->dir, slug), 0);
         assert_int_equal(sh("test -s '%s/results/%s/summary.csv' && test -s '%s/results/%s/env.txt'",
                             f->dir, slug, f->dir, slug), 0);
     }
@@ -346,16 +352,16 @@ static void test_hosts_gather_results(void **state) {
 
 /* Every (stage, run) pair has exactly one complete ok run. */
 static void assert_runs_exact(const fixture *f, long pairs) {
-    assert_int_equal(sh_num(INCOMPLETE("NR > 1 && $15 == \"ok\"") RUNS, f->dir), 0);
-    assert_int_equal(sh_num("awk -F, '$12 == \"total\" && $15 == \"ok\"' " RUNS " | wc -l", f->dir), pairs);
-    assert_int_equal(sh_num("awk -F, '$12 == \"total\" && $15 == \"ok\" { print $3, $2 }' " RUNS " | sort -u | wc -l",
+    assert_int_equal(sh_num(ROWS INCOMPLETE("NR > 1 && $15 == \"ok\""), f->dir), 0);
+    assert_int_equal(sh_num(ROWS "awk -F, '$12 == \"total\" && $15 == \"ok\"' | wc -l", f->dir), pairs);
+    assert_int_equal(sh_num(ROWS "awk -F, '$12 == \"total\" && $15 == \"ok\" { print $3, $2 }' | sort -u | wc -l",
                             f->dir), pairs);
-    assert_int_equal(sh_num("awk -F, '$15 == \"failed\"' " RUNS " | wc -l", f->dir), 0);
+    assert_int_equal(sh_num(ROWS "awk -F, '$15 == \"failed\"' | wc -l", f->dir), 0);
 }
 
 /* No run of the campaign failed. */
 static void assert_runs_exact_metrics_ok(const fixture *f) {
-    assert_int_equal(sh_num("awk -F, '$15 == \"failed\"' " RUNS " | wc -l", f->dir), 0);
+    assert_int_equal(sh_num(ROWS "awk -F, '$15 == \"failed\"' | wc -l", f->dir), 0);
 }
 
 static void test_resume_after_failure(void **state) {
@@ -388,18 +394,66 @@ static void test_resume_after_interrupt(void **state) {
     }
     setpgid(pid, pid);
     for (int i = 0; i < 600; i++) { /* until 3 runs are recorded (at most 60 s: CI is loaded) */
-        if (sh_num("awk -F, '$12 == \"total\"' " RUNS " 2>/dev/null | wc -l", f->dir) >= 3) break;
+        if (sh_num("awk -F, '$12 == \"total\"' " LIVE_RUNS " 2>/dev/null | wc -l", f->dir) >= 3) break;
         nanosleep(&(struct timespec){0, 100000000}, NULL);
     }
     kill(-pid, SIGINT); /* what Ctrl-C does */
     int status = 0;
     waitpid(pid, &status, 0);
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) != 0);
-    long done = sh_num("awk -F, '$12 == \"total\"' " RUNS " | wc -l", f->dir);
+    /* Interrupted, the campaign still closes its runs: runs.csv.gz, no runs.csv, and says so. */
+    assert_int_equal(sh("test ! -e " LIVE_RUNS " && grep -q '^run.sh: interrupted; every finished run is in "
+                        "%s/results/fake-gpu/runs.csv.gz; continue with: ' '%s/err'", f->dir, f->dir, f->dir), 0);
+    long done = sh_num(ROWS "awk -F, '$12 == \"total\"' | wc -l", f->dir);
     assert_true(done >= 3 && done < 12);
-    assert_int_equal(sh_num(INCOMPLETE("NR > 1") RUNS, f->dir), 0); /* no half-written run */
+    assert_int_equal(sh_num(ROWS INCOMPLETE("NR > 1"), f->dir), 0); /* no half-written run */
+    assert_int_equal(sh(ROWS "cat >'%s/before.csv'", f->dir, f->dir), 0);
     assert_int_equal(RUN(f, "", "--runs 6 --resume --no-verify"), 0);
     assert_runs_exact(f, 12);
+    /* The runs recorded before the interrupt are kept, first and unchanged. */
+    assert_int_equal(sh(ROWS "head -n \"$(wc -l <'%s/before.csv')\" | cmp -s - '%s/before.csv'", f->dir, f->dir, f->dir), 0);
+}
+
+/* A campaign that ends leaves its runs in runs.csv.gz, gzip -9 -n of its rows (the same rows give
+ * the same bytes), and no runs.csv; a new campaign into the folder is refused and leaves it as it
+ * was; --resume unpacks it: every row kept as it was and first, the new runs appended with orders
+ * that go on from the last, and the whole closed again. A live runs.csv beside a runs.csv.gz (a
+ * campaign cut off before it could close) is the newer and the one continued. */
+static void test_runs_kept_gzipped(void **state) {
+    REQUIRE_TOOLS();
+    fixture *f = *state;
+    const char *d = f->dir;
+    RUN_OK(f, "", "--runs 2 --no-verify");
+    assert_int_equal(sh("test -s " RUNS_GZ " && test ! -e " LIVE_RUNS " && test ! -e '%s/results/fake-gpu/runs.csv.gz.tmp'",
+                        d, d, d), 0);
+    assert_int_equal(sh(ROWS "gzip -9 -n | cmp -s - " RUNS_GZ, d, d), 0);
+    assert_int_equal(sh_num(ROWS "wc -l", d), 1 + 4 * 18); /* the header, 4 runs of 18 rows */
+    assert_int_equal(sh(ROWS "awk -F, '$12 == \"total\" { print $1, $2, $3 }' | sort -n | paste -sd, - | "
+                        "grep -qx '1 1 01-base,2 1 02-static,3 2 01-base,4 2 02-static'", d), 0);
+    assert_int_equal(sh("grep -q '^01-base,total,us,2,' '%s/results/fake-gpu/summary.csv'", d), 0);
+    assert_int_equal(sh(ROWS "cat >'%s/before.csv' && md5sum " RUNS_GZ " >'%s/sums'", d, d, d, d), 0);
+    /* Without --resume: refused, the folder as it was. */
+    assert_int_equal(RUN(f, "", "--runs 3 --no-verify"), 2);
+    assert_int_equal(sh("grep -q 'already holds runs: continue them with --resume' '%s/err' && "
+                        "md5sum -c --quiet '%s/sums' && test ! -e " LIVE_RUNS, d, d, d), 0);
+    /* --resume --runs 3: run 3 of each stage, orders 5 and 6, after every earlier row unchanged. */
+    RUN_OK(f, "", "--runs 3 --resume --no-verify");
+    assert_int_equal(sh("test ! -e " LIVE_RUNS, d), 0);
+    assert_int_equal(sh(ROWS "head -n %d | cmp -s - '%s/before.csv'", d, 1 + 4 * 18, d), 0);
+    assert_int_equal(sh(ROWS "awk -F, '$12 == \"total\" { print $1, $2, $3 }' | sort -n | paste -sd, - | "
+                        "grep -qx '1 1 01-base,2 1 02-static,3 2 01-base,4 2 02-static,5 3 01-base,6 3 02-static'", d), 0);
+    assert_int_equal(sh(ROWS "gzip -9 -n | cmp -s - " RUNS_GZ, d, d), 0);
+    assert_runs_exact(f, 6);
+    assert_int_equal(sh("grep -q '^01-base,total,us,3,' '%s/results/fake-gpu/summary.csv'", d), 0);
+    /* Cut off before it could close: runs.csv holds every run, runs.csv.gz an older state (runs
+     * 1-2). --resume --runs 4 continues runs.csv: only run 4 is timed (orders 7 and 8). */
+    assert_int_equal(sh(ROWS "cat >" LIVE_RUNS " && zcat " RUNS_GZ " | awk -F, 'NR == 1 || $2 <= 2' | gzip -9 -n "
+                        ">'%s/older.gz' && mv '%s/older.gz' " RUNS_GZ, d, d, d, d, d, d), 0);
+    RUN_OK(f, "", "--runs 4 --resume --no-verify");
+    assert_int_equal(sh("test ! -e " LIVE_RUNS, d), 0);
+    assert_int_equal(sh(ROWS "awk -F, '$12 == \"total\" && $2 >= 3 { print $1, $2, $3 }' | sort -n | paste -sd, - | "
+                        "grep -qx '5 3 01-base,6 3 02-static,7 4 01-base,8 4 02-static'", d), 0);
+    assert_runs_exact(f, 8);
 }
 
 static void test_failed_hung_garbage_runs(void **state) {
@@ -410,8 +464,8 @@ static void test_failed_hung_garbage_runs(void **state) {
     assert_int_equal(sh("grep -q '01-base run 1: timeout after 2s' '%s/err'", f->dir), 0);
     assert_int_equal(sh("grep -q '02-static run 1: output is not the stage CSV' '%s/err'", f->dir), 0);
     assert_int_equal(sh("grep -q '01-base run 2: exit status 1' '%s/err'", f->dir), 0);
-    assert_int_equal(sh_num("awk -F, '$15 == \"failed\"' " RUNS " | wc -l", f->dir), 3);
-    assert_int_equal(sh_num("awk -F, '$12 == \"total\" && $15 == \"ok\"' " RUNS " | wc -l", f->dir), 3);
+    assert_int_equal(sh_num(ROWS "awk -F, '$15 == \"failed\"' | wc -l", f->dir), 3);
+    assert_int_equal(sh_num(ROWS "awk -F, '$12 == \"total\" && $15 == \"ok\"' | wc -l", f->dir), 3);
     assert_int_equal(sh("test -s '%s/results/fake-gpu/logs/01-base-run1.log'", f->dir), 0);
 }
 
@@ -421,8 +475,8 @@ static void test_verification_failure_not_timed(void **state) {
     assert_int_equal(RUN(f, "FAKE_BAD_IMAGE=02-static", "--runs 2"), 1);
     assert_int_equal(sh("grep -q '02-static FAILED verification' '%s/err'", f->dir), 0);
     assert_int_equal(sh("grep -q '^02-static: FAILED' '%s/results/fake-gpu/verify.txt'", f->dir), 0);
-    assert_int_equal(sh_num("awk -F, '$3 == \"02-static\"' " RUNS " | wc -l", f->dir), 0);
-    assert_int_equal(sh_num("awk -F, '$12 == \"total\" && $3 == \"01-base\"' " RUNS " | wc -l", f->dir), 2);
+    assert_int_equal(sh_num(ROWS "awk -F, '$3 == \"02-static\"' | wc -l", f->dir), 0);
+    assert_int_equal(sh_num(ROWS "awk -F, '$12 == \"total\" && $3 == \"01-base\"' | wc -l", f->dir), 2);
 }
 
 /* A stage that changes the arithmetic on purpose states its bound in its manifest's
@@ -436,7 +490,7 @@ static void test_verification_tolerance_of_a_stage(void **state) {
     write_manifest(f->stages, "02-static", "01-base", "max-differing-percent: 100");
     assert_int_equal(RUN(f, env, "--runs 2"), 0);
     assert_int_equal(sh("grep -q '^02-static: ok: differing pixels: 1 of 1' '%s/results/fake-gpu/verify.txt'", f->dir), 0);
-    assert_int_equal(sh_num("awk -F, '$12 == \"total\" && $3 == \"02-static\"' " RUNS " | wc -l", f->dir), 2);
+    assert_int_equal(sh_num(ROWS "awk -F, '$12 == \"total\" && $3 == \"02-static\"' | wc -l", f->dir), 2);
     /* The bound went to compare-images; 01-base, whose manifest states none, gets 0. */
     assert_int_equal(sh("grep -qE '^compare-images [^ ]*/reference.png [^ ]*/02-static.png --max-differing-percent 100$' '%s/args' && "
                         "grep -qE '^compare-images [^ ]*/reference.png [^ ]*/01-base.png --max-differing-percent 0$' '%s/args'",
@@ -450,7 +504,7 @@ static void test_verification_tolerance_of_a_stage(void **state) {
         sh("sed 's/^/# run.sh: /' '%s/err'", f->dir);
         fail_msg("max-differing-percent: lots: want one line naming the manifest and the field");
     }
-    assert_int_equal(sh_num("cat " RUNS " 2>/dev/null | awk -F, '$12 == \"total\"' | wc -l", f->dir), 0);
+    assert_int_equal(sh_num("zcat -f '%s'/results/fake-gpu/runs.csv* 2>/dev/null | awk -F, '$12 == \"total\"' | wc -l", f->dir), 0);
     assert_int_equal(sh("test ! -e '%s/results'", f->dir), 0); /* refused before anything is written */
 }
 
@@ -480,7 +534,8 @@ static void test_update_readmes_check(void **state) {
     /* The campaign's README lists root's GPU folders only: no reference GPUs beside them. */
     assert_int_equal(sh("grep -q '(reference)' '%s/root/results/reference/README.md'", d), 1);
     /* New data: every generated file is now stale and --check names them. */
-    assert_int_equal(sh("sed -i 's/,kernel,100,us,ok,$/,kernel,500,us,ok,/' '%s/root/results/reference/fake-gpu/runs.csv'", d), 0);
+    assert_int_equal(sh("cd '%s/root/results/reference/fake-gpu' && test ! -e runs.csv && zcat runs.csv.gz | "
+                        "sed 's/,kernel,100,us,ok,$/,kernel,500,us,ok,/' | gzip -9 -n >new.gz && mv new.gz runs.csv.gz", d), 0);
     assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' --check 2>'%s/err'", d, d), 1);
     assert_int_equal(sh("grep -q 'stale: README.md' '%s/err' && grep -q 'stages/01-base/README.md' '%s/err' && "
                         "grep -q 'summary.csv' '%s/err'", d, d, d), 0);
@@ -489,7 +544,7 @@ static void test_update_readmes_check(void **state) {
 
 /* The stages a campaign timed, sorted and space-separated, as one line in DIR/timed. */
 #define TIMED_STAGES(f) \
-    sh("awk -F, '$12 == \"total\" { print $3 }' " RUNS " | LC_ALL=C sort -u | paste -sd' ' - >'%s/timed'", (f)->dir, (f)->dir)
+    sh(ROWS "awk -F, '$12 == \"total\" { print $3 }' | LC_ALL=C sort -u | paste -sd' ' - >'%s/timed'", (f)->dir, (f)->dir)
 
 /* A --stages list (empty: none given) and the stages a campaign with it must time. */
 typedef struct {
@@ -498,7 +553,7 @@ typedef struct {
 
 /* One campaign per case (--runs 1 --no-verify) into DIR/selection-I/, all at once: they share
  * nothing but their inputs. Then each must have succeeded and timed exactly the stages the case
- * names. What is asked of them is runs.csv, not pictures: their python3 finds a matplotlib
+ * names. What is asked of them is runs.csv.gz, not pictures: their python3 finds a matplotlib
  * without pyplot (DIR/no-pyplot/, first on PYTHONPATH), so tools/plot.py skips the plots at once,
  * as on a machine without matplotlib, and run.sh must go on (the plots take most of a fake
  * campaign's time; test_plots_every_stage makes them). */
@@ -526,7 +581,7 @@ static void assert_selections(const fixture *f, const selection *cases, size_t n
         }
         assert_int_equal(sh("grep -q '^plot.py: matplotlib not installed, plots skipped' '%s/selection-%zu.err' && "
                             "! grep -q 'plots failed' '%s/selection-%zu.err'", f->dir, i, f->dir, i), 0);
-        assert_int_equal(sh("awk -F, '$12 == \"total\" { print $3 }' '%s/selection-%zu/fake-gpu/runs.csv' | "
+        assert_int_equal(sh("zcat '%s/selection-%zu/fake-gpu/runs.csv.gz' | awk -F, '$12 == \"total\" { print $3 }' | "
                             "LC_ALL=C sort -u | paste -sd' ' - >'%s/timed'", f->dir, i, f->dir), 0);
         if (sh("grep -qx '%s' '%s/timed'", cases[i].timed, f->dir) != 0) {
             sh("sed 's/^/# timed: /' '%s/timed'", f->dir);
@@ -550,7 +605,7 @@ static void test_stage_selection(void **state) {
         {"", "01-base 02-static 07-shared 07a-side 08-last"}, /* default: every stage */
     };
     assert_selections(f, cases, sizeof cases / sizeof *cases);
-    assert_int_equal(sh_num("cat '%s'/selection-*/fake-gpu/runs.csv | grep -c resources", f->dir), 0);
+    assert_int_equal(sh_num("zcat '%s'/selection-*/fake-gpu/runs.csv.gz | grep -c resources", f->dir), 0);
     /* Malformed items: exit status 2 and one line that names the item. */
     const char *bad[] = {"7ab", "7-", "8-7", "7A", "a", "1,,2", "1,", "-3"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
@@ -579,15 +634,15 @@ static void test_campaign_args(void **state) {
     assert_int_equal(sh_num("grep -c '^01-base --scene scenes/benchmark.scene --csv$' '%s/args'", f->dir), 2);
     assert_int_equal(sh("grep -q '^02-static --scene scenes/quick.scene --output [^ ]*$' '%s/args'", f->dir), 0);
     /* The fake stage prints frames and steady_frame only when it was given --frames. */
-    assert_int_equal(sh_num("awk -F, '$3 == \"02-static\" && $12 == \"frames\" && $13 == 3' " RUNS " | wc -l", f->dir), 2);
-    assert_int_equal(sh_num("awk -F, '$3 == \"02-static\" && $12 == \"steady_frame\"' " RUNS " | wc -l", f->dir), 2);
-    assert_int_equal(sh_num("awk -F, '$3 == \"01-base\" && ($12 == \"frames\" || $12 == \"steady_frame\")' " RUNS
+    assert_int_equal(sh_num(ROWS "awk -F, '$3 == \"02-static\" && $12 == \"frames\" && $13 == 3' | wc -l", f->dir), 2);
+    assert_int_equal(sh_num(ROWS "awk -F, '$3 == \"02-static\" && $12 == \"steady_frame\"' | wc -l", f->dir), 2);
+    assert_int_equal(sh_num(ROWS "awk -F, '$3 == \"01-base\" && ($12 == \"frames\" || $12 == \"steady_frame\")'"
                             " | wc -l", f->dir), 0);
     assert_runs_exact_metrics_ok(f);
 }
 
 /* A stage whose manifest has campaign-image is timed twice in every run, interleaved: as its
- * campaign-args say, and writing its image. The rows say which (runs.csv's image column), the
+ * campaign-args say, and writing its image. The rows say which (the runs' image column), the
  * summaries keep the two apart, and every run has its process's wall time. */
 static void test_campaign_image(void **state) {
     REQUIRE_TOOLS();
@@ -596,18 +651,18 @@ static void test_campaign_image(void **state) {
     char env[PATH_MAX];
     snprintf(env, sizeof env, "FAKE_ARGS_LOG='%s/args'", f->dir);
     RUN_OK(f, env, "--runs 2");
-    assert_int_equal(sh("head -n 1 " RUNS " | grep -q ',status,image$'", f->dir), 0);
+    assert_int_equal(sh(ROWS "head -n 1 | grep -q ',status,image$'", f->dir), 0);
     /* Three configurations x 2 runs, each run complete, the image one with its file and phase. */
-    assert_int_equal(sh_num("awk -F, '$12 == \"total\" && $15 == \"ok\" { print $3, $16 }' " RUNS
+    assert_int_equal(sh_num(ROWS "awk -F, '$12 == \"total\" && $15 == \"ok\" { print $3, $16 }'"
                             " | sort | uniq -c | awk '{ print $2 \":\" $3 \":\" $1 }' | paste -sd' ' - | "
                             "grep -cx '01-base::2 02-static::2 02-static:png:2'", f->dir), 1);
     assert_int_equal(sh_num("grep -c '^02-static --scene scenes/benchmark.scene --csv --frames 3 --output [^ ]*/frame.png$' '%s/args'",
                             f->dir), 2);
-    assert_int_equal(sh_num("awk -F, '$12 == \"image_write\" && $16 == \"png\" && $13 == 6000' " RUNS " | wc -l", f->dir), 2);
-    assert_int_equal(sh_num("awk -F, '$12 == \"image_write\" && $16 == \"\"' " RUNS " | wc -l", f->dir), 0);
-    assert_int_equal(sh_num("awk -F, '$12 == \"process_wall\" && $14 == \"us\" && $13 > 0' " RUNS " | wc -l", f->dir), 6);
+    assert_int_equal(sh_num(ROWS "awk -F, '$12 == \"image_write\" && $16 == \"png\" && $13 == 6000' | wc -l", f->dir), 2);
+    assert_int_equal(sh_num(ROWS "awk -F, '$12 == \"image_write\" && $16 == \"\"' | wc -l", f->dir), 0);
+    assert_int_equal(sh_num(ROWS "awk -F, '$12 == \"process_wall\" && $14 == \"us\" && $13 > 0' | wc -l", f->dir), 6);
     /* Run by run, the two configurations alternate (order 1: 01-base, 2: 02-static, 3: png). */
-    assert_int_equal(sh("awk -F, '$12 == \"total\" { print $1, $2, $3, $16 }' " RUNS " | sort -n | paste -sd'|' - | "
+    assert_int_equal(sh(ROWS "awk -F, '$12 == \"total\" { print $1, $2, $3, $16 }' | sort -n | paste -sd'|' - | "
                         "grep -qx '1 1 01-base |2 1 02-static |3 1 02-static png|4 2 01-base |5 2 02-static |6 2 02-static png'",
                         f->dir), 0);
     /* The stage's own statistics are those of the runs without an image; the others apart. */
@@ -621,23 +676,29 @@ static void test_campaign_image(void **state) {
     assert_int_equal(sh("rm -rf '%s/results'", f->dir), 0);
     assert_int_equal(RUN(f, "FAKE_NO_IMAGE=02-static", "--runs 1 --no-verify"), 1);
     assert_int_equal(sh("grep -q '02-static (png) run 1: no png image written' '%s/err'", f->dir), 0);
-    assert_int_equal(sh_num("awk -F, '$15 == \"ok\" && $12 == \"total\"' " RUNS " | wc -l", f->dir), 2);
-    /* --resume runs it again; a runs.csv of the columns before the image column is continued
-     * under the new header, its rows unchanged. */
+    assert_int_equal(sh_num(ROWS "awk -F, '$15 == \"ok\" && $12 == \"total\"' | wc -l", f->dir), 2);
+    /* --resume runs it again; runs of the columns before the image column (a runs.csv.gz written
+     * before it) are continued under the new header, their rows unchanged. */
     assert_int_equal(RUN(f, "", "--runs 1 --resume"), 0);
-    assert_int_equal(sh_num("awk -F, '$15 == \"ok\" && $12 == \"total\"' " RUNS " | wc -l", f->dir), 3);
-    assert_int_equal(sh("f=" RUNS " && sed -i '1s/,image$//' \"$f\" && awk -F, 'NR > 1 && $16 == \"\"' \"$f\" | "
-                        "cut -d, -f1-15 >\"$f.old-rows\" && awk -F, 'NR == 1 || $16 == \"\"' \"$f\" | cut -d, -f1-15 >\"$f.new\" && "
-                        "mv \"$f.new\" \"$f\"", f->dir), 0);
+    assert_int_equal(sh_num(ROWS "awk -F, '$15 == \"ok\" && $12 == \"total\"' | wc -l", f->dir), 3);
+    const char *d = f->dir;
+    assert_int_equal(sh(ROWS "sed '1s/,image$//' >'%s/all' && awk -F, 'NR > 1 && $16 == \"\"' '%s/all' | "
+                        "cut -d, -f1-15 >'%s/old-rows' && awk -F, 'NR == 1 || $16 == \"\"' '%s/all' | cut -d, -f1-15 | "
+                        "gzip -9 -n >" RUNS_GZ, d, d, d, d, d, d), 0);
     assert_int_equal(RUN(f, "", "--runs 2 --resume"), 0);
-    assert_int_equal(sh("head -n 1 " RUNS " | grep -q ',status,image$'", f->dir), 0);
-    assert_int_equal(sh("f=" RUNS " && grep -qxFf \"$f.old-rows\" \"$f\" && "
-                        "test \"$(grep -cxFf \"$f.old-rows\" \"$f\")\" -eq \"$(wc -l <\"$f.old-rows\")\"", f->dir), 0);
-    assert_int_equal(sh_num("awk -F, '$15 == \"ok\" && $12 == \"total\"' " RUNS " | wc -l", f->dir), 6);
-    /* Another kind of campaign's runs.csv (a sweep's, a scaling campaign's) is not continued. */
-    assert_int_equal(sh("sed -i '1s/,image$/,scene/' " RUNS, f->dir), 0);
+    assert_int_equal(sh(ROWS "head -n 1 | grep -q ',status,image$'", d), 0);
+    assert_int_equal(sh(ROWS "cat >'%s/now' && grep -qxFf '%s/old-rows' '%s/now' && "
+                        "test \"$(grep -cxFf '%s/old-rows' '%s/now')\" -eq \"$(wc -l <'%s/old-rows')\"", d, d, d, d, d, d, d), 0);
+    assert_int_equal(sh_num(ROWS "awk -F, '$15 == \"ok\" && $12 == \"total\"' | wc -l", d), 6);
+    /* Another kind of campaign's runs (a sweep's, a scaling campaign's) are not continued, and the
+     * folder is left as it was: its runs.csv.gz unchanged, no runs.csv unpacked beside it. */
+    assert_int_equal(sh(ROWS "sed '1s/,image$/,scene/' | gzip -9 -n >'%s/other.gz' && mv '%s/other.gz' " RUNS_GZ
+                        " && md5sum " RUNS_GZ " >'%s/sums'", d, d, d, d, d, d), 0);
     assert_int_equal(RUN(f, "", "--runs 3 --resume"), 2);
-    assert_int_equal(sh("grep -q 'has the columns of another kind of campaign' '%s/err'", f->dir), 0);
+    assert_int_equal(sh("grep -q '/runs.csv.gz has the columns of another kind of campaign' '%s/err' && "
+                        "test $(wc -l <'%s/err') -eq 1", d, d), 0);
+    assert_int_equal(sh("md5sum -c --quiet '%s/sums' && test ! -e " LIVE_RUNS " && "
+                        "! ls -A '%s/results/fake-gpu' | grep -q unpacked", d, d, d), 0);
 }
 
 /* A repository-like root in DIR/root for update_readmes.py --root: the study's numbers
@@ -984,8 +1045,9 @@ static void test_plots_every_stage(void **state) {
     add_fake_stages(f, "07a-side 03-more");
     assert_int_equal(sh("rm -rf '%s/results'", f->dir), 0);
     RUN_OK(f, "", "--runs 2 --no-verify");
-    assert_int_equal(sh("cd '%s/%s' && rm -f *.png && awk -F, '!($3 == \"02-static\" && $12 ~ /^kernel/) && "
-                        "!($3 == \"03-more\" && $12 == \"total\")' runs.csv >runs.new && mv runs.new runs.csv",
+    assert_int_equal(sh("cd '%s/%s' && rm -f *.png && test ! -e runs.csv && zcat runs.csv.gz | "
+                        "awk -F, '!($3 == \"02-static\" && $12 ~ /^kernel/) && !($3 == \"03-more\" && $12 == \"total\")' | "
+                        "gzip -9 -n >runs.new && mv runs.new runs.csv.gz",
                         f->dir, dir), 0);
     assert_int_equal(sh("python3 tools/plot.py '%s/%s' 2>'%s/err'", f->dir, dir, f->dir), 0);
     assert_int_equal(sh("test ! -s '%s/err'", f->dir), 0);
@@ -1042,7 +1104,7 @@ static void test_pt_stage_selection(void **state) {
     /* Both tracks interleaved: orders 1 to 4 are run 1 of each selected stage. */
     assert_int_equal(sh("rm -rf '%s/results'", f->dir), 0);
     RUN_OK(f, "", "--runs 2 --no-verify --stages 1-2,p1-2");
-    assert_int_equal(sh("awk -F, '$12 == \"total\" && $1 <= 4 { print $2 $3 }' " RUNS " | LC_ALL=C sort | paste -sd' ' - "
+    assert_int_equal(sh(ROWS "awk -F, '$12 == \"total\" && $1 <= 4 { print $2 $3 }' | LC_ALL=C sort | paste -sd' ' - "
                         "| grep -qx '101-base 102-static 1p01-base 1p02-nomalloc'", f->dir), 0);
 }
 
@@ -1065,9 +1127,9 @@ static void test_bench_executables_never_timed(void **state) {
         snprintf(args, sizeof args, "--runs 1 %s", specs[i]);
         assert_int_equal(sh("rm -rf '%s/results'", d), 0);
         RUN_OK(f, "", args);
-        assert_int_equal(sh_num("grep -c 'bench' " RUNS, d), 0);
+        assert_int_equal(sh_num(ROWS "grep -c 'bench'", d), 0);
         assert_int_equal(sh_num("grep -c 'bench' '%s/results/fake-gpu/verify.txt'", d), 0);
-        assert_int_equal(sh_num("awk -F, '$12 == \"total\" && $3 == \"p01-base\"' " RUNS " | wc -l", d), 1);
+        assert_int_equal(sh_num(ROWS "awk -F, '$12 == \"total\" && $3 == \"p01-base\"' | wc -l", d), 1);
     }
 }
 
@@ -1099,7 +1161,7 @@ static void test_pt_stages_verified_against_pt_reference(void **state) {
     assert_int_equal(sh("grep -qE '^compare-images [^ ]*/reference.png [^ ]*/01-base.png --max-differing-percent 0$' '%s/args'", d), 0);
     /* Timed on the default --pt-scene, three runs each, with its metrics. */
     assert_int_equal(sh_num("grep -c '^p01-base --scene scenes/pt-benchmark.scene --csv$' '%s/args'", d), 3);
-    assert_int_equal(sh_num("awk -F, '$3 == \"p02-nomalloc\" && $12 == \"samples_per_second\" && $15 == \"ok\"' " RUNS " | wc -l", d), 3);
+    assert_int_equal(sh_num(ROWS "awk -F, '$3 == \"p02-nomalloc\" && $12 == \"samples_per_second\" && $15 == \"ok\"' | wc -l", d), 3);
     /* The summary's path-tracing table: rays/s median 1e12 / 9900 (kernel_events 7900, 9900,
      * 11900), samples/s 2097152e6 / 9900; kernels and the copy and accumulation parts of run 2. */
     assert_int_equal(sh("grep -qF '| p01-base | – | 101.01 | 211.83 | 5000 | 2500 | 2500 | 1.00x | – |' '%s/results/fake-gpu/summary.md'", d), 0);
@@ -1108,8 +1170,8 @@ static void test_pt_stages_verified_against_pt_reference(void **state) {
     assert_int_equal(RUN(f, "FAKE_BAD_IMAGE=p02-nomalloc", "--runs 1 --stages p1-2"), 1);
     assert_int_equal(sh("grep -q 'p02-nomalloc FAILED verification' '%s/err' && grep -q '^p02-nomalloc: FAILED' '%s/%s'",
                         d, d, verify), 0);
-    assert_int_equal(sh_num("awk -F, '$3 == \"p02-nomalloc\"' " RUNS " | wc -l", d), 0);
-    assert_int_equal(sh_num("awk -F, '$12 == \"total\" && $3 == \"p01-base\"' " RUNS " | wc -l", d), 1);
+    assert_int_equal(sh_num(ROWS "awk -F, '$3 == \"p02-nomalloc\"' | wc -l", d), 0);
+    assert_int_equal(sh_num(ROWS "awk -F, '$12 == \"total\" && $3 == \"p01-base\"' | wc -l", d), 1);
     /* Only the path-tracing track selected: the CPU reference is not needed. */
     assert_int_equal(sh("rm -rf '%s/results' '%s/bin/cpu-reference'", d, d), 0);
     RUN_OK(f, "", "--runs 1 --stages p1");
@@ -1219,17 +1281,18 @@ static void test_pt_stage_verified_against_its_estimator(void **state) {
                         "grep -qE '^compare-images [^ ]*/pt-reference-path.png [^ ]*/p01-base.png --max-differing-percent 0$' '%s/args'",
                         d, d, d), 0);
     /* Timed like any stage, with its metrics. */
-    assert_int_equal(sh_num("awk -F, '$3 == \"p08b-next-event\" && $12 == \"rays_per_second\" && $15 == \"ok\"' " RUNS " | wc -l", d), 1);
+    assert_int_equal(sh_num(ROWS "awk -F, '$3 == \"p08b-next-event\" && $12 == \"rays_per_second\" && $15 == \"ok\"' | wc -l", d), 1);
     /* A nee stage with the path estimator's picture is wrong: not timed. */
     assert_int_equal(sh("rm -rf '%s/results'", d), 0);
     add_fake_estimator_stage(f, "p08b-next-event", "nee", "path");
     assert_int_equal(RUN(f, "", "--runs 1 --stages p1,p8b"), 1);
     assert_int_equal(sh("grep -q 'p08b-next-event FAILED verification' '%s/err' && grep -q '^p08b-next-event: FAILED' '%s/%s' && "
                         "grep -q '^p01-base: ok' '%s/%s'", d, d, verify, d, verify), 0);
-    assert_int_equal(sh_num("awk -F, '$3 == \"p08b-next-event\"' " RUNS " | wc -l", d), 0);
+    assert_int_equal(sh_num(ROWS "awk -F, '$3 == \"p08b-next-event\"' | wc -l", d), 0);
 }
 
-/* tools/summarize.py on a campaign with path-tracing rows (tests/fixtures/pt-runs.csv: 01-base
+/* tools/summarize.py on a campaign with path-tracing rows (tests/fixtures/pt-runs.csv, as a live
+ * runs.csv, and gzipped as a committed runs.csv.gz for update_readmes.py: 01-base
  * and p01, p02, p05, p05a, p06 over three runs, rays/s medians 100, 200, 400, 300 and 800
  * million): the track's tables come after the main chain's, whose rows do not change. */
 static void test_pt_summary_tables(void **state) {
@@ -1281,7 +1344,7 @@ static void test_pt_summary_tables(void **state) {
                         "grep -qx 'builds-on: p05-soa-samples' '%s/root/stages/p05a-split-channels/manifest' && "
                         "grep -qx 'builds-on: p05-soa-samples' '%s/root/stages/p06-device-accumulation/manifest'", d, d, d), 0);
     assert_int_equal(sh("mkdir -p '%s/root/results/reference/fake-gpu' && "
-                        "cp tests/fixtures/pt-runs.csv '%s/root/results/reference/fake-gpu/runs.csv' && "
+                        "gzip -9 -n -c tests/fixtures/pt-runs.csv >'%s/root/results/reference/fake-gpu/runs.csv.gz' && "
                         "echo '# p06 without markers' >'%s/root/stages/p06-device-accumulation/README.md'", d, d, d), 0);
     assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' 2>'%s/err'", d, d), 0);
     assert_int_equal(sh("test ! -s '%s/err'", d), 0);
@@ -1442,10 +1505,10 @@ static void test_new_stage_is_a_folder_with_a_manifest(void **state) {
     snprintf(env, sizeof env, "FAKE_ARGS_LOG='%s/args'", d);
     RUN_OK(f, env, "--runs 2");
     assert_int_equal(sh("grep -q '^23-fake-new: ok' '%s/results/fake-gpu/verify.txt'", d), 0);
-    assert_int_equal(sh_num("awk -F, '$3 == \"23-fake-new\" && $12 == \"total\" && $15 == \"ok\"' " RUNS " | wc -l", d), 2);
+    assert_int_equal(sh_num(ROWS "awk -F, '$3 == \"23-fake-new\" && $12 == \"total\" && $15 == \"ok\"' | wc -l", d), 2);
     /* Its campaign-args on every timed run: the fake prints frames (5) only when given --frames. */
     assert_int_equal(sh_num("grep -c '^23-fake-new --scene scenes/benchmark.scene --csv --frames 5$' '%s/args'", d), 2);
-    assert_int_equal(sh_num("awk -F, '$3 == \"23-fake-new\" && $12 == \"frames\" && $13 == 5' " RUNS " | wc -l", d), 2);
+    assert_int_equal(sh_num(ROWS "awk -F, '$3 == \"23-fake-new\" && $12 == \"frames\" && $13 == 5' | wc -l", d), 2);
     assert_runs_exact_metrics_ok(f);
     assert_int_equal(TIMED_STAGES(f), 0);
     assert_int_equal(sh("grep -qx '01-base 02-static 23-fake-new' '%s/timed'", d), 0);
@@ -1471,7 +1534,9 @@ static void test_default_output_leaves_tracked_files_unchanged(void **state) {
                         "tar --null --ignore-failed-read -T - -cf - 2>/dev/null | tar -xf - -C '%s/clone'", d, d, d), 0);
     assert_int_equal(sh("cd '%s/clone' && git init -q && git add -A && "
                         "git -c user.email=t@t -c user.name=t -c commit.gpgsign=false commit -qm base", d), 0);
-    assert_int_equal(sh("test -s '%s/clone/results/reference/nvidia-h100-80gb-hbm3/runs.csv'", d), 0);
+    /* The reference campaigns are committed gzipped (runs.csv.gz), never as runs.csv. */
+    assert_int_equal(sh("test -s '%s/clone/results/reference/nvidia-h100-80gb-hbm3/runs.csv.gz' && "
+                        "test ! -e '%s/clone/results/reference/nvidia-h100-80gb-hbm3/runs.csv'", d, d), 0);
     /* A fake executable for every stage the clone's manifests list, and the references. */
     long stages = sh_num("cd '%s/clone' && tools/stages list | wc -l", d);
     assert_true(stages > 2);
@@ -1491,8 +1556,8 @@ static void test_default_output_leaves_tracked_files_unchanged(void **state) {
     long images = sh_num("cd '%s/clone' && tools/stages table | awk -F'\\t' 'NR == 1 { for (i = 1; i <= NF; i++) "
                          "if ($i == \"campaign-image\") c = i; next } { n += split($c, w, \" \") } END { print n + 0 }'", d);
     assert_true(images >= 1);
-    assert_int_equal(sh_num("awk -F, '$12 == \"total\" && $15 == \"ok\" && $16 == \"\"' '%s/%s/runs.csv' | wc -l", d, dir), stages);
-    assert_int_equal(sh_num("awk -F, '$12 == \"total\" && $15 == \"ok\" && $16 != \"\"' '%s/%s/runs.csv' | wc -l", d, dir), images);
+    assert_int_equal(sh_num("zcat '%s/%s/runs.csv.gz' | awk -F, '$12 == \"total\" && $15 == \"ok\" && $16 == \"\"' | wc -l", d, dir), stages);
+    assert_int_equal(sh_num("zcat '%s/%s/runs.csv.gz' | awk -F, '$12 == \"total\" && $15 == \"ok\" && $16 != \"\"' | wc -l", d, dir), images);
     assert_int_equal(sh_num("grep -c ': ok: ' '%s/%s/verify.txt'", d, dir), stages);
     assert_int_equal(sh("grep -q 'NVIDIA H100 80GB HBM3 (reference)' '%s/clone/results/local/README.md'", d), 0);
     if (sh("python3 -c 'import matplotlib' 2>/dev/null") == 0)
@@ -1512,26 +1577,32 @@ static void test_default_output_leaves_tracked_files_unchanged(void **state) {
     }
 }
 
-/* tools/supersede-runs.sh: the named stages' runs leave runs.csv for superseded-runs.csv.gz (the
- * header once, each call appended), the others stay; a resumed campaign times them again from run
- * 1; a bad spec or folder is refused with one line and changes nothing. */
+/* tools/supersede-runs.sh: the named stages' runs leave runs.csv.gz for superseded-runs.csv.gz
+ * (the header once, each call appended), the others stay, written back as gzip -9 -n writes them;
+ * a campaign cut off before it could close (a live runs.csv) has its runs.csv edited instead; a
+ * resumed campaign times them again from run 1; a bad spec or folder is refused with one line and
+ * changes nothing. */
 static void test_supersede_runs(void **state) {
     REQUIRE_TOOLS();
     fixture *f = *state;
     RUN_OK(f, "", "--runs 3 --no-verify");
     const char *gpu = "results/fake-gpu";
-    assert_int_equal(sh_num("awk -F, '$12 == \"total\"' '%s/%s/runs.csv' | wc -l", f->dir, gpu), 6);
+    /* The rows of the folder's runs.csv.gz: the test's folder, then gpu. */
+#define GPU_ROWS "zcat '%s/%s/runs.csv.gz' | "
+    assert_int_equal(sh_num(GPU_ROWS "awk -F, '$12 == \"total\"' | wc -l", f->dir, gpu), 6);
 #define SUPERSEDE(args) \
     sh("cd '%s' && STAGES_DIR='%s' '%s/tools/supersede-runs.sh' %s >'%s/out' 2>'%s/err'", f->dir, f->stages, repo, \
        args, f->dir, f->dir)
     char args[256];
     snprintf(args, sizeof args, "%s 2", gpu);
     assert_int_equal(SUPERSEDE(args), 0);
-    assert_int_equal(sh("grep -qx 'supersede-runs: moved 3 runs of 1 stage(s) (2) from %s/runs.csv to "
+    assert_int_equal(sh("grep -qx 'supersede-runs: moved 3 runs of 1 stage(s) (2) from %s/runs.csv.gz to "
                         "%s/superseded-runs.csv.gz' '%s/out'", gpu, gpu, f->dir), 0);
-    assert_int_equal(sh_num("awk -F, '$3 == \"02-static\"' '%s/%s/runs.csv' | wc -l", f->dir, gpu), 0);
-    assert_int_equal(sh_num("awk -F, '$3 == \"01-base\" && $12 == \"total\"' '%s/%s/runs.csv' | wc -l", f->dir, gpu),
-                     3);
+    assert_int_equal(sh_num(GPU_ROWS "awk -F, '$3 == \"02-static\"' | wc -l", f->dir, gpu), 0);
+    assert_int_equal(sh_num(GPU_ROWS "awk -F, '$3 == \"01-base\" && $12 == \"total\"' | wc -l", f->dir, gpu), 3);
+    /* Still gzip, no runs.csv beside it, its bytes those of gzip -9 -n on its rows. */
+    assert_int_equal(sh("cd '%s/%s' && test ! -e runs.csv && zcat runs.csv.gz | gzip -9 -n | cmp -s - runs.csv.gz && "
+                        "! ls -A | grep -q superseding", f->dir, gpu), 0);
     assert_int_equal(sh_num("zcat '%s/%s/superseded-runs.csv.gz' | awk -F, '$3 == \"02-static\" && $12 == \"total\"' "
                             "| wc -l", f->dir, gpu), 3);
     /* A second call appends; the header stays the first line and appears once. */
@@ -1541,7 +1612,7 @@ static void test_supersede_runs(void **state) {
     assert_int_equal(sh("zcat '%s/%s/superseded-runs.csv.gz' | head -1 | grep -q '^order,run,stage,'", f->dir, gpu), 0);
     assert_int_equal(sh_num("zcat '%s/%s/superseded-runs.csv.gz' | awk -F, '$12 == \"total\"' | wc -l", f->dir, gpu),
                      6);
-    assert_int_equal(sh_num("wc -l < '%s/%s/runs.csv'", f->dir, gpu), 1);
+    assert_int_equal(sh_num(GPU_ROWS "wc -l", f->dir, gpu), 1);
     /* An archive far larger than a pipe's buffer (the course's is megabytes): reading its header
      * must not stop the script (zcat | head under pipefail: SIGPIPE). */
     assert_int_equal(sh("cd '%s/%s' && zcat superseded-runs.csv.gz > big && for k in $(seq 1 4000); do "
@@ -1549,25 +1620,35 @@ static void test_supersede_runs(void **state) {
                         f->dir, gpu), 0);
     assert_true(sh_num("zcat '%s/%s/superseded-runs.csv.gz' | wc -c", f->dir, gpu) > 1000000);
     RUN_OK(f, "", "--runs 1 --no-verify");
+    /* A campaign cut off before it closed its runs: its live runs.csv (the newer) is the one
+     * edited, and stays runs.csv; the stale runs.csv.gz beside it is left alone. */
+    assert_int_equal(sh("cd '%s/%s' && zcat runs.csv.gz >runs.csv && printf '1,1,02-static,stale\\n' | gzip -9 -n "
+                        ">stale.gz && mv stale.gz runs.csv.gz && md5sum runs.csv.gz >gz-sum", f->dir, gpu), 0);
     snprintf(args, sizeof args, "%s 1", gpu);
     assert_int_equal(SUPERSEDE(args), 0);
-    assert_int_equal(sh("grep -q '^supersede-runs: moved 1 runs of 1 stage(s) (1)' '%s/out'", f->dir), 0);
+    assert_int_equal(sh("grep -qx 'supersede-runs: moved 1 runs of 1 stage(s) (1) from %s/runs.csv to "
+                        "%s/superseded-runs.csv.gz' '%s/out'", gpu, gpu, f->dir), 0);
     assert_int_equal(sh_num("awk -F, '$3 == \"01-base\"' '%s/%s/runs.csv' | wc -l", f->dir, gpu), 0);
-    /* Resumed, the campaign times both stages again from run 1. */
+    assert_int_equal(sh_num("awk -F, '$3 == \"02-static\" && $12 == \"total\"' '%s/%s/runs.csv' | wc -l", f->dir, gpu), 1);
+    assert_int_equal(sh("cd '%s/%s' && md5sum -c --quiet gz-sum && rm gz-sum", f->dir, gpu), 0);
+    /* Resumed, the campaign continues the live runs.csv and times both stages again from run 1. */
     RUN_OK(f, "", "--runs 2 --resume --no-verify");
-    assert_int_equal(sh_num("awk -F, '$12 == \"total\" && $2 <= 2' '%s/%s/runs.csv' | wc -l", f->dir, gpu), 4);
+    assert_int_equal(sh("test ! -e '%s/%s/runs.csv'", f->dir, gpu), 0);
+    assert_int_equal(sh_num(GPU_ROWS "awk -F, '$12 == \"total\" && $2 <= 2' | wc -l", f->dir, gpu), 4);
+    assert_int_equal(sh_num(GPU_ROWS "grep -c stale", f->dir, gpu), 0);
     /* Refused, one line, nothing changed. */
-    assert_int_equal(sh("cd '%s' && md5sum %s/runs.csv %s/superseded-runs.csv.gz > sums", f->dir, gpu, gpu), 0);
+    assert_int_equal(sh("cd '%s' && md5sum %s/runs.csv.gz %s/superseded-runs.csv.gz > sums", f->dir, gpu, gpu), 0);
     snprintf(args, sizeof args, "%s 9", gpu);
     assert_int_equal(SUPERSEDE(args), 2);
     assert_int_equal(sh_num("wc -l < '%s/err'", f->dir), 1);
     assert_int_equal(sh("grep -q '^supersede-runs: ' '%s/err'", f->dir), 0);
     assert_int_equal(SUPERSEDE("results/no-such-gpu 1"), 2);
     assert_int_equal(sh("grep -qx 'supersede-runs: no campaign in results/no-such-gpu: "
-                        "results/no-such-gpu/runs.csv is missing' '%s/err'", f->dir), 0);
+                        "results/no-such-gpu/runs.csv.gz is missing' '%s/err'", f->dir), 0);
     assert_int_equal(SUPERSEDE(""), 2);
-    assert_int_equal(sh("cd '%s' && md5sum -c --quiet sums", f->dir), 0);
+    assert_int_equal(sh("cd '%s' && md5sum -c --quiet sums && test ! -e %s/runs.csv", f->dir, gpu), 0);
 #undef SUPERSEDE
+#undef GPU_ROWS
 }
 
 int main(void) {
@@ -1587,6 +1668,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_hosts_gather_results, setup, teardown),
         cmocka_unit_test_setup_teardown(test_resume_after_failure, setup, teardown),
         cmocka_unit_test_setup_teardown(test_resume_after_interrupt, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_runs_kept_gzipped, setup, teardown),
         cmocka_unit_test_setup_teardown(test_failed_hung_garbage_runs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_verification_failure_not_timed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_verification_tolerance_of_a_stage, setup, teardown),

@@ -112,8 +112,13 @@ static int teardown(void **state) {
         assert_int_equal(scaling_status_, (status));                               \
     } while (0)
 
-/* The campaign's runs.csv and verify.txt in a test's folder. */
-#define RUNS "'%s/results/fake-gpu/scaling/runs.csv'"
+/* The rows of the campaign's runs.csv.gz in a test's folder (what a scaling campaign leaves when
+ * it ends, finished or interrupted: tools/close-runs.sh), at the start of a pipeline: ROWS "awk
+ * ...", the test's folder the first argument; the live runs.csv, which the runs go to while the
+ * campaign runs; and verify.txt. */
+#define RUNS_GZ "'%s/results/fake-gpu/scaling/runs.csv.gz'"
+#define ROWS "zcat " RUNS_GZ " | "
+#define LIVE_RUNS "'%s/results/fake-gpu/scaling/runs.csv'"
 #define VERIFY "'%s/results/fake-gpu/scaling/verify.txt'"
 
 /* --scenes with the benchmark and the test's two generated scenes. */
@@ -132,25 +137,25 @@ static void test_interleaved_runs_and_scene_column(void **state) {
     three_scenes(f, args, sizeof args, "--runs 2");
     snprintf(env, sizeof env, "FAKE_MAX_SPHERES='21-persist:100' FAKE_ARGS_LOG='%s/args'", d);
     SCALING_STATUS(f, env, args, 0);
-    assert_int_equal(sh("head -n1 " RUNS " | grep -qx "
+    assert_int_equal(sh(ROWS "head -n1 | grep -qx "
                         "'order,run,stage,host,gpu,gpu_uuid,width,height,spheres,block,host_memory,metric,value,unit,status,scene'", d), 0);
     /* 21-persist, 22-bvh, 23-gpu (not 20-prev) on 3 scenes, 21-persist refusing s200: 8 pairs x 2 runs. */
-    assert_int_equal(sh_num("awk -F, '$12 == \"total\" && $15 == \"ok\"' " RUNS " | wc -l", d), 16);
-    assert_int_equal(sh_num("awk -F, '$3 == \"20-prev\"' " RUNS " | wc -l", d), 0);
+    assert_int_equal(sh_num(ROWS "awk -F, '$12 == \"total\" && $15 == \"ok\"' | wc -l", d), 16);
+    assert_int_equal(sh_num(ROWS "awk -F, '$3 == \"20-prev\"' | wc -l", d), 0);
     /* Run-major: orders 1-8 are run 1 of every pair, 9-16 run 2 of every pair. */
     const char *pairs = "21-persist benchmark,21-persist s50,22-bvh benchmark,22-bvh s200,22-bvh s50,"
                         "23-gpu benchmark,23-gpu s200,23-gpu s50";
     for (int run = 1; run <= 2; run++) {
-        if (sh("awk -F, '$12 == \"total\" && $1 > %d && $1 <= %d && $2 == %d { print $3 \" \" $16 }' " RUNS
-               " | LC_ALL=C sort | paste -sd, - | grep -qx '%s'", 8 * (run - 1), 8 * run, run, d, pairs) != 0) {
-            sh("awk -F, '$12 == \"total\" { print \"# \" $1, $2, $3, $16 }' " RUNS, d);
+        if (sh(ROWS "awk -F, '$12 == \"total\" && $1 > %d && $1 <= %d && $2 == %d { print $3 \" \" $16 }'"
+               " | LC_ALL=C sort | paste -sd, - | grep -qx '%s'", d, 8 * (run - 1), 8 * run, run, pairs) != 0) {
+            sh(ROWS "awk -F, '$12 == \"total\" { print \"# \" $1, $2, $3, $16 }'", d);
             fail_msg("orders %d-%d should be run %d of every (stage, scene) pair", 8 * run - 7, 8 * run, run);
         }
     }
     /* The scene column names the scene the stage rendered (its spheres: 19, 50, 200). */
-    assert_int_equal(sh_num("awk -F, 'NR > 1 && !($16 == \"benchmark\" && $9 == 19 || $16 == \"s50\" && $9 == 50 || "
-                            "$16 == \"s200\" && $9 == 200)' " RUNS " | wc -l", d), 0);
-    assert_int_equal(sh_num("awk -F, 'NR > 1 && NF != 16' " RUNS " | wc -l", d), 0);
+    assert_int_equal(sh_num(ROWS "awk -F, 'NR > 1 && !($16 == \"benchmark\" && $9 == 19 || $16 == \"s50\" && $9 == 50 || "
+                            "$16 == \"s200\" && $9 == 200)' | wc -l", d), 0);
+    assert_int_equal(sh_num(ROWS "awk -F, 'NR > 1 && NF != 16' | wc -l", d), 0);
     /* The timed runs: the scene's file and --csv, one frame: not the manifest's campaign-args
      * (22-bvh's --frames 2), which would multiply a run on 100,000 spheres by the frames. */
     assert_int_equal(sh_num("grep -c '^22-bvh --scene %s/s50.scene --csv$' '%s/args'", d, d), 2);
@@ -163,8 +168,10 @@ static void test_interleaved_runs_and_scene_column(void **state) {
     assert_int_equal(sh("grep -q '^gpu: 0, Fake GPU' '%s/results/fake-gpu/scaling/env.txt' && "
                         "grep -q '^scene: s200 = %s/s200.scene (200 spheres)$' '%s/results/fake-gpu/scaling/env.txt'", d, d, d), 0);
     assert_int_equal(sh_num("grep -c 'tools/run-one.sh 1 ' '%s/results/fake-gpu/scaling/joblog.txt'", d), 16);
-    /* A campaign of its own: results/<gpu>/runs.csv (run.sh's) is not written. */
-    assert_int_equal(sh("test ! -e '%s/results/fake-gpu/runs.csv'", d), 0);
+    /* A campaign of its own: results/<gpu>/runs.csv.gz (run.sh's) is not written. Its own runs
+     * are closed: runs.csv.gz, gzip -9 -n of its rows, and no runs.csv. */
+    assert_int_equal(sh("test ! -e '%s/results/fake-gpu/runs.csv' && test ! -e '%s/results/fake-gpu/runs.csv.gz'", d, d), 0);
+    assert_int_equal(sh("test ! -e " LIVE_RUNS " && " ROWS "gzip -9 -n | cmp -s - " RUNS_GZ, d, d, d), 0);
 }
 
 /* A stage that refuses a scene for its spheres ("holds at most", exit status 2) is skipped on it
@@ -180,15 +187,15 @@ static void test_refused_scene_skipped(void **state) {
     SCALING_STATUS(f, "FAKE_MAX_SPHERES='21-persist:100'", args, 0);
     assert_int_equal(sh("grep -qx '21-persist s200: skipped: .*200 spheres, but stage 21-persist holds at most 100 (fake)' " VERIFY, d), 0);
     assert_int_equal(sh("grep -q '^scaling: 21-persist skips s200: ' '%s/err'", d), 0);
-    assert_int_equal(sh_num("awk -F, '$3 == \"21-persist\" && $16 == \"s200\"' " RUNS " | wc -l", d), 0);
-    assert_int_equal(sh_num("awk -F, '$3 == \"21-persist\" && $12 == \"total\" && $15 == \"ok\"' " RUNS " | wc -l", d), 4);
+    assert_int_equal(sh_num(ROWS "awk -F, '$3 == \"21-persist\" && $16 == \"s200\"' | wc -l", d), 0);
+    assert_int_equal(sh_num(ROWS "awk -F, '$3 == \"21-persist\" && $12 == \"total\" && $15 == \"ok\"' | wc -l", d), 4);
     assert_int_equal(sh("grep -q 'FAILED' " VERIFY " '%s/err'", d, d), 1);
     /* --no-verify compares no picture but still skips the refused scene. */
     assert_int_equal(sh("rm -rf '%s/results'", d), 0);
     three_scenes(f, args, sizeof args, "--runs 1 --no-verify --stages 21");
     SCALING_STATUS(f, "FAKE_MAX_SPHERES='21-persist:100'", args, 0);
     assert_int_equal(sh("grep -q '^21-persist s200: skipped: ' " VERIFY " && ! grep -q ': ok: ' " VERIFY, d, d), 0);
-    assert_int_equal(sh_num("awk -F, '$12 == \"total\" { print $16 }' " RUNS " | LC_ALL=C sort | paste -sd' ' - | "
+    assert_int_equal(sh_num(ROWS "awk -F, '$12 == \"total\" { print $16 }' | LC_ALL=C sort | paste -sd' ' - | "
                             "grep -cx 'benchmark s50'", d), 1);
     /* Other failures: 23-gpu's picture differs; 22-bvh fails (exit status 1) on every scene. */
     assert_int_equal(sh("rm -rf '%s/results'", d), 0);
@@ -199,7 +206,7 @@ static void test_refused_scene_skipped(void **state) {
     assert_int_equal(sh_num("grep -c ': FAILED: ' " VERIFY, d), 6);
     assert_int_equal(sh("grep -q '^scaling: failed verification, not timed: 22-bvh benchmark, 22-bvh s50, ' '%s/err'", d), 0);
     /* The pairs that passed are timed all the same. */
-    assert_int_equal(sh("awk -F, '$12 == \"total\" && $15 == \"ok\" { print $3 }' " RUNS " | sort | uniq -c | "
+    assert_int_equal(sh(ROWS "awk -F, '$12 == \"total\" && $15 == \"ok\" { print $3 }' | sort | uniq -c | "
                         "awk '{ print $2 \":\" $1 }' | paste -sd' ' - | grep -qx '21-persist:4'", d), 0);
 }
 
@@ -211,12 +218,12 @@ static void test_refused_scene_skipped(void **state) {
 
 /* Every (stage, scene, run) triple of PAIRS pairs x RUNS runs has exactly one complete ok run. */
 static void assert_runs_exact(const fixture *f, long triples) {
-    assert_int_equal(sh_num(INCOMPLETE("NR > 1 && $15 == \"ok\"") RUNS, f->dir), 0);
-    assert_int_equal(sh_num("awk -F, '$12 == \"total\" && $15 == \"ok\"' " RUNS " | wc -l", f->dir), triples);
-    assert_int_equal(sh_num("awk -F, '$12 == \"total\" && $15 == \"ok\" { print $3, $16, $2 }' " RUNS " | sort -u | wc -l",
+    assert_int_equal(sh_num(ROWS INCOMPLETE("NR > 1 && $15 == \"ok\""), f->dir), 0);
+    assert_int_equal(sh_num(ROWS "awk -F, '$12 == \"total\" && $15 == \"ok\"' | wc -l", f->dir), triples);
+    assert_int_equal(sh_num(ROWS "awk -F, '$12 == \"total\" && $15 == \"ok\" { print $3, $16, $2 }' | sort -u | wc -l",
                             f->dir), triples);
-    assert_int_equal(sh_num("awk -F, '$12 == \"total\" { print $1 }' " RUNS " | sort | uniq -d | wc -l", f->dir), 0);
-    assert_int_equal(sh_num("awk -F, '$15 == \"failed\"' " RUNS " | wc -l", f->dir), 0);
+    assert_int_equal(sh_num(ROWS "awk -F, '$12 == \"total\" { print $1 }' | sort | uniq -d | wc -l", f->dir), 0);
+    assert_int_equal(sh_num(ROWS "awk -F, '$15 == \"failed\"' | wc -l", f->dir), 0);
 }
 
 /* A failed run: the campaign ends with status 1; it is not overwritten without --resume; --resume
@@ -229,18 +236,18 @@ static void test_resume_after_failure(void **state) {
     three_scenes(f, args, sizeof args, "--runs 2 --stages 22,23");
     SCALING_STATUS(f, "FAKE_FAIL='23-gpu:2'", args, 1);
     assert_int_equal(sh("grep -q '^  23-gpu on s50 run 2: exit status 1' '%s/err'", d), 0);
-    assert_int_equal(sh_num("awk -F, '$15 == \"failed\"' " RUNS " | wc -l", d), 3);
-    assert_int_equal(sh("cp " RUNS " '%s/before.csv'", d, d), 0);
+    assert_int_equal(sh_num(ROWS "awk -F, '$15 == \"failed\"' | wc -l", d), 3);
+    assert_int_equal(sh("cp " RUNS_GZ " '%s/before.csv.gz' && zcat " RUNS_GZ " >'%s/before.csv'", d, d, d, d), 0);
     SCALING_STATUS(f, "", args, 2);
     assert_int_equal(sh("grep -qx 'scaling: error: .*/scaling already holds runs: continue them with --resume, or move the folder away' '%s/err'", d), 0);
-    assert_int_equal(sh("cmp -s " RUNS " '%s/before.csv'", d, d), 0);
+    assert_int_equal(sh("cmp -s " RUNS_GZ " '%s/before.csv.gz' && test ! -e " LIVE_RUNS, d, d, d), 0);
     three_scenes(f, args, sizeof args, "--runs 3 --stages 22,23 --resume");
     SCALING_STATUS(f, "", args, 0);
     assert_runs_exact(f, 6 * 3);
     /* The runs of the first campaign are kept as they were, the new ones numbered after them. */
     assert_int_equal(sh("grep ',ok,' '%s/before.csv' >'%s/before-ok.csv'", d, d), 0);
-    assert_int_equal(sh_num("grep -cxFf '%s/before-ok.csv' " RUNS, d, d), sh_num("wc -l <'%s/before-ok.csv'", d));
-    assert_int_equal(sh_num("awk -F, 'NR > 1 && $2 == 3 && $1 <= 12' " RUNS " | wc -l", d), 0);
+    assert_int_equal(sh_num(ROWS "grep -cxFf '%s/before-ok.csv'", d, d), sh_num("wc -l <'%s/before-ok.csv'", d));
+    assert_int_equal(sh_num(ROWS "awk -F, 'NR > 1 && $2 == 3 && $1 <= 12' | wc -l", d), 0);
     assert_int_equal(sh_num("grep -c ',failed,' '%s/results/fake-gpu/scaling/failed-runs.csv'", d), 3);
     assert_int_equal(sh_num("grep -c '^# verification at 64x64' " VERIFY, d), 2);
 }
@@ -268,17 +275,18 @@ static void test_resume_after_interrupt(void **state) {
     }
     setpgid(pid, pid);
     for (int i = 0; i < 600; i++) { /* until 3 runs are recorded (at most 60 s: CI is loaded) */
-        if (sh_num("awk -F, '$12 == \"total\"' " RUNS " 2>/dev/null | wc -l", d) >= 3) break;
+        if (sh_num("awk -F, '$12 == \"total\"' " LIVE_RUNS " 2>/dev/null | wc -l", d) >= 3) break;
         nanosleep(&(struct timespec){0, 100000000}, NULL);
     }
     kill(-pid, SIGINT);
     int status = 0;
     waitpid(pid, &status, 0);
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 130);
-    assert_int_equal(sh("grep -q 'interrupted; every finished run is in .*continue with: .*--resume' '%s/err'", d), 0);
-    long done = sh_num("awk -F, '$12 == \"total\"' " RUNS " | wc -l", d);
+    assert_int_equal(sh("grep -q 'interrupted; every finished run is in .*/scaling/runs.csv.gz; continue with: .*--resume' '%s/err'", d), 0);
+    assert_int_equal(sh("test ! -e " LIVE_RUNS, d), 0); /* closed, interrupted as it was */
+    long done = sh_num(ROWS "awk -F, '$12 == \"total\"' | wc -l", d);
     assert_true(done >= 3 && done < 16);
-    assert_int_equal(sh_num(INCOMPLETE("NR > 1") RUNS, d), 0); /* no half-written run */
+    assert_int_equal(sh_num(ROWS INCOMPLETE("NR > 1"), d), 0); /* no half-written run */
     char args[1024];
     snprintf(args, sizeof args, "--runs 4 --stages 22,23 --scenes scenes/benchmark.scene,%s/s50.scene --resume", d);
     SCALING_STATUS(f, "", args, 0);
@@ -400,7 +408,7 @@ static void test_default_scenes(void **state) {
     assert_int_equal(sh("grep -q '^scaling: made the missing scenes: make scenes$' '%s/err'", d), 0);
     assert_int_equal(sh("cd '%s/repo/build/scenes' && test \"$(grep -c '^sphere' random-1k.scene random-10k.scene random-100k.scene "
                         "| paste -sd' ' -)\" = 'random-1k.scene:1000 random-10k.scene:10000 random-100k.scene:100000'", d), 0);
-    assert_int_equal(sh("awk -F, '$12 == \"total\" { print $3, $16, $9 }' " RUNS " | paste -sd, - | grep -qx "
+    assert_int_equal(sh(ROWS "awk -F, '$12 == \"total\" { print $3, $16, $9 }' | paste -sd, - | grep -qx "
                         "'21-persist benchmark 19,21-persist random-1k 1000,22-bvh benchmark 19,22-bvh random-1k 1000,"
                         "22-bvh random-10k 10000,22-bvh random-100k 100000'", d), 0);
     assert_int_equal(sh("grep -q '^21-persist random-10k: skipped: .*holds at most 1024' " VERIFY, d), 0);
@@ -443,8 +451,11 @@ static void test_summary_of_known_values(void **state) {
                         "0.050 | 0.050 | 48.970 | 48.870 | 0.265 | 48.770 | 49.270 |' '%s/%s'", d, md), 0);
     /* The module, on the same runs. */
     assert_int_equal(sh("cd '%s/tools' && python3 -c \"import summarize as s; "
-                        "x = s.scaling_summarize(s.load_runs('%s/results/fake-gpu/scaling/runs.csv'))[('22-bvh', 's50')]; "
-                        "assert x['spheres'] == 50 and x['n'] == 3 and x['kernel_events']['median'] == 200.5, x\"", repo, d), 0);
+                        "import runs_file; folder = '%s/results/fake-gpu/scaling'; "
+                        "assert runs_file.runs_path(folder) == folder + '/runs.csv.gz', runs_file.runs_path(folder); "
+                        "x = s.scaling_summarize(s.load_folder_runs(folder))[('22-bvh', 's50')]; "
+                        "assert x['spheres'] == 50 and x['n'] == 3 and x['kernel_events']['median'] == 200.5, x; "
+                        "assert s.load_runs(folder + '/runs.csv.gz') == s.load_folder_runs(folder)\"", repo, d), 0);
 }
 
 /* scaling.png where matplotlib can be imported (skipped otherwise); without matplotlib's pyplot the
@@ -476,13 +487,13 @@ static void test_plot(void **state) {
     assert_int_equal(sh("rm -rf '%s/results'", d), 0);
     SCALING_STATUS(f, "FAKE_MAX_SPHERES='21-persist:100' FAKE_SPHERE_COST='21-persist:10 22-bvh:2'", args, 0);
     assert_int_equal(sh("file '%s/results/fake-gpu/scaling/scaling.png' | grep -q 'PNG image'", d), 0);
-    /* A folder without runs.csv: one line, status 2. */
+    /* A folder without runs.csv.gz (or runs.csv): one line, status 2. */
     assert_int_equal(sh("python3 tools/plot.py --scaling '%s/bin' 2>'%s/err'", d, d), 2);
-    assert_int_equal(sh("test $(wc -l <'%s/err') -eq 1 && grep -q '^plot.py: error: .* holds no runs.csv' '%s/err'", d, d), 0);
+    assert_int_equal(sh("test $(wc -l <'%s/err') -eq 1 && grep -q '^plot.py: error: .* holds no runs.csv.gz (or runs.csv)' '%s/err'", d, d), 0);
 }
 
 /* tools/update_readmes.py on a repository-like root whose results/reference holds a scaling
- * campaign (tests/fixtures/scaling-runs.csv: 21-persist on benchmark and random-1k, 22-bvh on those
+ * campaign, committed as runs.csv.gz (tests/fixtures/scaling-runs.csv: 21-persist on benchmark and random-1k, 22-bvh on those
  * and random-10k, 3 runs each, and a failed run): the stages' <!-- scaling:begin --> blocks, the
  * <!-- scaling-all:begin --> block, the summaries; then --check names what new data makes stale. */
 static void test_update_readmes_scaling_blocks(void **state) {
@@ -491,7 +502,7 @@ static void test_update_readmes_scaling_blocks(void **state) {
     const char *d = f->dir;
     const char *slug = "root/results/reference/nvidia-h100-80gb-hbm3/scaling";
     assert_int_equal(sh("mkdir -p '%s/root/results/reported' '%s/root/docs' '%s/%s' && cp results/reported/*.csv '%s/root/results/reported/' && "
-                        "cp -R '%s/stages' '%s/root/' && cp tests/fixtures/scaling-runs.csv '%s/%s/runs.csv' && "
+                        "cp -R '%s/stages' '%s/root/' && gzip -9 -n -c tests/fixtures/scaling-runs.csv >'%s/%s/runs.csv.gz' && "
                         "for s in 21-persist 22-bvh 23-gpu; do "
                         "printf '# '$s'\\n\\n## Scaling campaign\\n\\n<!-- scaling:begin -->\\nold\\n<!-- scaling:end -->\\n\\n## Verdict\\ntail\\n' "
                         ">'%s/root/stages/'$s/README.md; done && "
@@ -506,7 +517,7 @@ static void test_update_readmes_scaling_blocks(void **state) {
      * builds on (21-persist) and their ratio where it ran the scene, the build's median (ms). */
     const char *bvh = "root/stages/22-bvh/README.md";
     const char *rows[] = {
-        "**NVIDIA H100 80GB HBM3** ([raw runs](../../results/reference/nvidia-h100-80gb-hbm3/scaling/runs.csv), "
+        "**NVIDIA H100 80GB HBM3** ([raw runs](../../results/reference/nvidia-h100-80gb-hbm3/scaling/runs.csv.gz), "
         "[every statistic](../../results/reference/nvidia-h100-80gb-hbm3/scaling/summary.md)): the kernel timed by CUDA "
         "events beside that of the stage it builds on, 21, in the same campaign, and the build of the "
         "acceleration structure, ms (vs 21: stage 21 time over this stage time):",
@@ -547,7 +558,8 @@ static void test_update_readmes_scaling_blocks(void **state) {
     assert_int_equal(sh("grep -qxF '![Kernel time against sphere count on NVIDIA H100 80GB HBM3]"
                         "(../results/reference/nvidia-h100-80gb-hbm3/scaling/scaling.png)' '%s/%s'", d, results), 0);
     /* New data: the summaries, 22-bvh's README and docs/results.md are stale; 21-persist's is not. */
-    assert_int_equal(sh("sed -i 's/,kernel_events,36800,us,ok,random-1k$/,kernel_events,36900,us,ok,random-1k/' '%s/%s/runs.csv'", d, slug), 0);
+    assert_int_equal(sh("cd '%s/%s' && zcat runs.csv.gz | sed 's/,kernel_events,36800,us,ok,random-1k$/,kernel_events,36900,us,ok,random-1k/' "
+                        "| gzip -9 -n >new.gz && mv new.gz runs.csv.gz", d, slug), 0);
     assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' --check 2>'%s/err'", d, d), 1);
     assert_int_equal(sh("grep -qx 'stale: stages/22-bvh/README.md' '%s/err' && grep -qx 'stale: docs/results.md' '%s/err' && "
                         "grep -q 'scaling/summary.csv$' '%s/err' && grep -q 'scaling/summary.md$' '%s/err'", d, d, d, d), 0);
@@ -558,8 +570,9 @@ static void test_update_readmes_scaling_blocks(void **state) {
 
 /* ---- The path-tracing track (tools/scaling.sh --track pt) ------------------------------------ */
 
-/* The campaign's runs.csv and verify.txt of the path-tracing track: pt-scaling/, not scaling/. */
-#define PT_RUNS "'%s/results/fake-gpu/pt-scaling/runs.csv'"
+/* The rows of the path-tracing track's campaign (pt-scaling/, not scaling/: its runs.csv.gz), as
+ * ROWS, and its verify.txt. */
+#define PT_ROWS "zcat '%s/results/fake-gpu/pt-scaling/runs.csv.gz' | "
 #define PT_VERIFY "'%s/results/fake-gpu/pt-scaling/verify.txt'"
 
 /* A fake path-tracing track beside the fixture's main stages: p11-prev and p12-behind of chapter
@@ -593,7 +606,7 @@ static void make_pt_scenes(const fixture *f) {
 
 /* --track pt with the defaults: the stage chapter P4 builds on (p12-behind, not p11-prev) and every
  * P4 stage, on scenes/pt-benchmark.scene and build/scenes/pt-random-{1k,10k,100k}.scene; each pair
- * verified at 64x64 against pt-reference with its manifest's estimator; rows in pt-scaling/runs.csv,
+ * verified at 64x64 against pt-reference with its manifest's estimator; rows in pt-scaling/runs.csv.gz,
  * summary.md with rays per second; the main track's campaign in the same folder untouched and as
  * before (no rays per second); ./run.sh --scaling --track pt hands over. */
 static void test_pt_track(void **state) {
@@ -606,7 +619,7 @@ static void test_pt_track(void **state) {
     char args[1024], env[512];
     three_scenes(f, args, sizeof args, "--runs 1");
     SCALING_STATUS(f, "FAKE_MAX_SPHERES='21-persist:100'", args, 0);
-    assert_int_equal(sh("awk -F, '$12 == \"total\" { print $3 }' " RUNS " | sort -u | paste -sd' ' - | "
+    assert_int_equal(sh(ROWS "awk -F, '$12 == \"total\" { print $3 }' | sort -u | paste -sd' ' - | "
                         "grep -qx '21-persist 22-bvh 23-gpu'", d), 0);
     assert_int_equal(sh("head -n1 '%s/results/fake-gpu/scaling/summary.md' | grep -qx '# Fake GPU: the scaling campaign' && "
                         "! grep -qi 'rays' '%s/results/fake-gpu/scaling/summary.md' '%s/results/fake-gpu/scaling/summary.csv'",
@@ -626,24 +639,24 @@ static void test_pt_track(void **state) {
     make_pt_scenes(f);
     PT_ENV(env, d);
     SCALING_STATUS(f, env, "--track pt --runs 2", 0);
-    assert_int_equal(sh("head -n1 " PT_RUNS " | grep -qx "
+    assert_int_equal(sh(PT_ROWS "head -n1 | grep -qx "
                         "'order,run,stage,host,gpu,gpu_uuid,width,height,spheres,block,host_memory,metric,value,unit,status,scene'", d), 0);
-    assert_int_equal(sh_num("awk -F, 'NR > 1 && NF != 16' " PT_RUNS " | wc -l", d), 0);
+    assert_int_equal(sh_num(PT_ROWS "awk -F, 'NR > 1 && NF != 16' | wc -l", d), 0);
     /* p12-behind on the two scenes it holds, p13-bvh and p14-nee on all four: 10 pairs, run-major. */
     const char *pairs = "p12-behind pt-benchmark,p12-behind pt-random-1k,p13-bvh pt-benchmark,p13-bvh pt-random-100k,"
                         "p13-bvh pt-random-10k,p13-bvh pt-random-1k,p14-nee pt-benchmark,p14-nee pt-random-100k,"
                         "p14-nee pt-random-10k,p14-nee pt-random-1k";
     for (int run = 1; run <= 2; run++) {
-        if (sh("awk -F, '$12 == \"total\" && $15 == \"ok\" && $1 > %d && $1 <= %d && $2 == %d { print $3 \" \" $16 }' " PT_RUNS
-               " | LC_ALL=C sort | paste -sd, - | grep -qx '%s'", 10 * (run - 1), 10 * run, run, d, pairs) != 0) {
-            sh("awk -F, '$12 == \"total\" { print \"# \" $1, $2, $3, $16, $15 }' " PT_RUNS, d);
+        if (sh(PT_ROWS "awk -F, '$12 == \"total\" && $15 == \"ok\" && $1 > %d && $1 <= %d && $2 == %d { print $3 \" \" $16 }'"
+               " | LC_ALL=C sort | paste -sd, - | grep -qx '%s'", d, 10 * (run - 1), 10 * run, run, pairs) != 0) {
+            sh(PT_ROWS "awk -F, '$12 == \"total\" { print \"# \" $1, $2, $3, $16, $15 }'", d);
             fail_msg("orders %d-%d should be run %d of every (stage, scene) pair of the path-tracing track", 10 * run - 9, 10 * run, run);
         }
     }
-    assert_int_equal(sh_num("awk -F, '$12 == \"total\"' " PT_RUNS " | wc -l", d), 20);
+    assert_int_equal(sh_num(PT_ROWS "awk -F, '$12 == \"total\"' | wc -l", d), 20);
     /* The spheres the stage reported are the scene's (21, 50, 200, 500). */
-    assert_int_equal(sh_num("awk -F, 'NR > 1 && !($16 == \"pt-benchmark\" && $9 == 21 || $16 == \"pt-random-1k\" && $9 == 50 || "
-                            "$16 == \"pt-random-10k\" && $9 == 200 || $16 == \"pt-random-100k\" && $9 == 500)' " PT_RUNS " | wc -l", d), 0);
+    assert_int_equal(sh_num(PT_ROWS "awk -F, 'NR > 1 && !($16 == \"pt-benchmark\" && $9 == 21 || $16 == \"pt-random-1k\" && $9 == 50 || "
+                            "$16 == \"pt-random-10k\" && $9 == 200 || $16 == \"pt-random-100k\" && $9 == 500)' | wc -l", d), 0);
     /* Timed runs: the scene's file, --csv, nothing else. */
     assert_int_equal(sh_num("grep -c '^p13-bvh --scene build/scenes/pt-random-100k.scene --csv$' '%s/args'", d), 2);
     assert_int_equal(sh_num("grep -c '^p14-nee --scene scenes/pt-benchmark.scene --csv$' '%s/args'", d), 2);
@@ -685,14 +698,14 @@ static void test_pt_track(void **state) {
         assert_int_equal(sh("file '%s/results/fake-gpu/pt-scaling/scaling.png' | grep -q 'PNG image'", d), 0);
     /* The main track's campaign: not a file changed, no path-tracing row in it. */
     assert_int_equal(sh("diff -r '%s/main-before' '%s/results/fake-gpu/scaling'", d, d), 0);
-    assert_int_equal(sh("grep -q ',p1[0-9]-' " RUNS, d), 1);
+    assert_int_equal(sh(ROWS "grep -q ',p1[0-9]-'", d), 1);
 
     /* Through run.sh, the options handed over; --stages names the track's stages. */
     assert_int_equal(sh("rm -rf '%s/results/fake-gpu/pt-scaling'", d), 0);
     int status = CAMPAIGN(f, "./run.sh --no-build", env, "--scaling --track pt --runs 1 --stages p13");
     if (status != 0) sh("grep -v 'runs done' '%s/err' | sed 's/^/# run.sh --scaling --track pt: /' | tail -20", d);
     assert_int_equal(status, 0);
-    assert_int_equal(sh("awk -F, '$12 == \"total\" && $15 == \"ok\" { print $3, $16 }' " PT_RUNS " | LC_ALL=C sort | paste -sd, - | "
+    assert_int_equal(sh(PT_ROWS "awk -F, '$12 == \"total\" && $15 == \"ok\" { print $3, $16 }' | LC_ALL=C sort | paste -sd, - | "
                         "grep -qx 'p13-bvh pt-benchmark,p13-bvh pt-random-100k,p13-bvh pt-random-10k,p13-bvh pt-random-1k'", d), 0);
     assert_int_equal(sh("diff -r '%s/main-before' '%s/results/fake-gpu/scaling'", d, d), 0);
 }
@@ -724,15 +737,15 @@ static void test_update_readmes_pt_scaling(void **state) {
                         d, d, d, d, d, d, d, d, slug, d, slug, d, d, d, d), 0);
     /* A benchmark campaign on the same GPU (the index's reference GPU) that timed p12-behind only:
      * its pt-benchmark runs, without the scene column. */
-    assert_int_equal(sh("awk -F, 'NR == 1 || $3 == \"p12-behind\" && $16 == \"pt-benchmark\"' '%s/%s/runs.csv' | cut -d, -f1-15 "
-                        ">'%s/root/results/reference/fake-gpu/runs.csv'", d, slug, d), 0);
+    assert_int_equal(sh("zcat '%s/%s/runs.csv.gz' | awk -F, 'NR == 1 || $3 == \"p12-behind\" && $16 == \"pt-benchmark\"' | "
+                        "cut -d, -f1-15 | gzip -9 -n >'%s/root/results/reference/fake-gpu/runs.csv.gz'", d, slug, d), 0);
     assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' --check 2>/dev/null", d), 1);
     assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' 2>'%s/err'", d, d), 0);
     assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' --check", d), 0);
     /* p13-bvh: a row per scene, beside p12-behind where it ran, with rays/s. */
     const char *bvh = "root/stages/p13-bvh/README.md";
     const char *rows[] = {
-        "**Fake GPU** ([raw runs](../../results/reference/fake-gpu/pt-scaling/runs.csv), "
+        "**Fake GPU** ([raw runs](../../results/reference/fake-gpu/pt-scaling/runs.csv.gz), "
         "[every statistic](../../results/reference/fake-gpu/pt-scaling/summary.md)): the kernel timed by CUDA "
         "events beside that of the stage it builds on, p12, in the same campaign, and the build of the "
         "acceleration structure, ms (vs p12: stage p12 time over this stage time), and its rays per second "
@@ -742,7 +755,7 @@ static void test_update_readmes_pt_scaling(void **state) {
         "| pt-random-1k | 50 | 2 | 15.00 | 10.00–20.00 | 15.00 | 1.00x | – | 75.0 |",
         "| pt-random-10k | 200 | 2 | 15.00 | 10.00–20.00 | – | – | – | 75.0 |",
         "| pt-random-100k | 500 | 2 | 15.00 | 10.00–20.00 | – | – | – | 75.0 |",
-        "<!-- generated by tools/update_readmes.py from results/reference/*/pt-scaling/runs.csv (tools/scaling.sh --track pt); do not edit by hand -->",
+        "<!-- generated by tools/update_readmes.py from results/reference/*/pt-scaling/runs.csv.gz (tools/scaling.sh --track pt); do not edit by hand -->",
     };
     for (size_t k = 0; k < sizeof rows / sizeof *rows; k++) {
         if (sh("grep -qxF -- '%s' '%s/%s'", rows[k], d, bvh) != 0) {
@@ -760,7 +773,7 @@ static void test_update_readmes_pt_scaling(void **state) {
      * block is the main track's, which has no campaign here. */
     const char *pt_doc = "root/docs/path-tracing.md";
     const char *doc_lines[] = {
-        "**Fake GPU** ([raw runs](../results/reference/fake-gpu/pt-scaling/runs.csv), "
+        "**Fake GPU** ([raw runs](../results/reference/fake-gpu/pt-scaling/runs.csv.gz), "
         "[every statistic](../results/reference/fake-gpu/pt-scaling/summary.md)): median kernel time (the render loop) "
         "by CUDA events, ms, of each stage (rows) on each scene (columns, its spheres in brackets); – where the stage "
         "was not timed on the scene (it holds fewer spheres: `verify.txt`):",
@@ -794,8 +807,8 @@ static void test_update_readmes_pt_scaling(void **state) {
     assert_int_equal(sh("grep -qxF '![Path tracing: kernel time against sphere count on Fake GPU]"
                         "(../results/reference/fake-gpu/pt-scaling/scaling.png)' '%s/%s'", d, pt_doc), 0);
     /* New data of p13-bvh: its README, docs/path-tracing.md and the summaries are stale; p12-behind's is not. */
-    assert_int_equal(sh("sed -i '/,p13-bvh,.*,kernel_events,10000.0,us,ok,pt-random-10k$/s/,10000.0,us,/,12000.0,us,/' '%s/%s/runs.csv'",
-                        d, slug), 0);
+    assert_int_equal(sh("cd '%s/%s' && zcat runs.csv.gz | sed '/,p13-bvh,.*,kernel_events,10000.0,us,ok,pt-random-10k$/s/,10000.0,us,/,12000.0,us,/' "
+                        "| gzip -9 -n >new.gz && mv new.gz runs.csv.gz", d, slug), 0);
     assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' --check 2>'%s/err'", d, d), 1);
     assert_int_equal(sh("grep -qx 'stale: stages/p13-bvh/README.md' '%s/err' && grep -qx 'stale: docs/path-tracing.md' '%s/err' && "
                         "grep -q 'pt-scaling/summary.csv$' '%s/err' && grep -q 'pt-scaling/summary.md$' '%s/err' && "

@@ -220,12 +220,13 @@ static void assert_job_status(const fixture *f, int expected) {
     assert_int_equal(status, expected);
 }
 
-/* The runs of node N's runs.csv in the results folder recorded on host nodeN with STATUS: "ok"
- * (counted by their total row) or "failed" (a failed run has one row). */
+/* The runs of node N's runs.csv.gz (what its campaign left, brought back) in the results folder
+ * recorded on host nodeN with STATUS: "ok" (counted by their total row) or "failed" (a failed run
+ * has one row). */
 static long node_runs(const fixture *f, int node, const char *status) {
-    return shell_number("awk -F, '$15 == \"%s\" && ($12 == \"total\" || $15 == \"failed\") && $4 == \"node%d\"' "
-                        "'%s/results/fake-node%d-gpu/runs.csv' | wc -l",
-                        status, node, f->dir, node);
+    return shell_number("zcat '%s/results/fake-node%d-gpu/runs.csv.gz' | "
+                        "awk -F, '$15 == \"%s\" && ($12 == \"total\" || $15 == \"failed\") && $4 == \"node%d\"' | wc -l",
+                        f->dir, node, status, node);
 }
 
 /* The whole route: sbatch runs the job at once; in it the node list is expanded, run.sh --hosts
@@ -252,8 +253,13 @@ static void test_campaign_on_two_nodes(void **state) {
         assert_int_equal(node_runs(f, node, "failed"), 1);
     }
     /* Both GPUs of a node were used (one GNU parallel slot per GPU). */
-    assert_int_equal(shell_number("awk -F, 'NR > 1 { print $6 }' '%s/results/fake-node1-gpu/runs.csv' | sort -u | wc -l",
+    assert_int_equal(shell_number("zcat '%s/results/fake-node1-gpu/runs.csv.gz' | awk -F, 'NR > 1 { print $6 }' | sort -u | wc -l",
                                   f->dir), 2);
+    /* Each node's campaign closed its runs (runs.csv.gz, no runs.csv), there and here. */
+    assert_int_equal(shell_number("ls '%s'/work/node-*/cuda-raytracer-campaign/campaign-results/*/runs.csv.gz "
+                                  "'%s'/results/*/runs.csv.gz | wc -l", f->dir, f->dir), 4);
+    assert_int_equal(shell_number("ls '%s'/work/node-*/cuda-raytracer-campaign/campaign-results/*/runs.csv "
+                                  "'%s'/results/*/runs.csv 2>/dev/null | wc -l", f->dir, f->dir), 0);
 
     /* The same command with --resume: node K of the new job continues node K's runs. */
     assert_int_equal(run_shell("rm '%s/log'", f->dir)->exit_code, 0);

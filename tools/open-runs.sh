@@ -8,22 +8,40 @@
 #   OLD_HEADER  an earlier header of the same campaign, HEADER less its last columns (run.sh's
 #               before the image column): such a runs.csv is continued under HEADER, its rows
 #               unchanged
+# A campaign that ended left its runs in DIR/runs.csv.gz (tools/close-runs.sh; the form the
+# repository keeps): when DIR has no runs.csv, that is unpacked into runs.csv, the live file the
+# runs are appended to, and the campaign goes on from there. A runs.csv beside runs.csv.gz is the
+# live file of a campaign cut off before it could close (its runs a superset): it is the one used.
 # With RESUME, failed runs are run again: their rows move to DIR/failed-runs.csv, so that runs.csv
-# keeps one row set per run. Leftovers of an interrupted campaign (.tmp.*, .progress) are removed.
-# Exit status 2, with one line on stderr, when DIR holds runs and RESUME is 0, or runs.csv has
-# another header (another kind of campaign's file).
+# keeps one row set per run. Leftovers of an interrupted campaign (.tmp.*, .progress, a
+# runs.csv.gz.tmp that tools/close-runs.sh did not finish) are removed.
+# Exit status 2, with one line on stderr, when DIR holds runs and RESUME is 0, or its runs have
+# another header (another kind of campaign's file), or runs.csv.gz cannot be read; DIR is then
+# left as it was.
 set -euo pipefail
 dir="$1" header="$2" resume="$3" old_header_allowed="${4:-}"
-if [[ -s "$dir/runs.csv" && "$(wc -l <"$dir/runs.csv")" -gt 1 ]]; then
+runs="$dir/runs.csv" source="$dir/runs.csv"
+if [[ ! -e "$runs" && -e "$runs.gz" ]]; then
+    # Unpacked beside it under a temporary name, so that a refusal below leaves DIR as it was.
+    source="$dir/.runs.csv.unpacked.$$"
+    trap 'rm -f "$source"' EXIT
+    gzip -dc "$runs.gz" >"$source" 2>/dev/null || {
+        echo "$runs.gz cannot be read (gzip -d failed): move the folder away" >&2
+        exit 2
+    }
+fi
+name="$runs"
+[[ "$source" == "$runs" ]] || name="$runs.gz"
+if [[ -s "$source" && "$(wc -l <"$source")" -gt 1 ]]; then
     if [[ "$resume" -ne 1 ]]; then
         echo "$dir already holds runs: continue them with --resume, or move the folder away" >&2
         exit 2
     fi
     # A runs.csv of OLD_HEADER is continued under the new header: its rows read the new columns
     # as empty. Any other header is another campaign's.
-    old_header="$(head -n 1 "$dir/runs.csv")"
+    old_header="$(head -n 1 "$source")"
     if [[ "$old_header" != "$header" && ( -z "$old_header_allowed" || "$old_header" != "$old_header_allowed" ) ]]; then
-        echo "$dir/runs.csv has the columns of another kind of campaign ($old_header): move the folder away" >&2
+        echo "$name has the columns of another kind of campaign ($old_header): move the folder away" >&2
         exit 2
     fi
     if [[ -f "$dir/failed-runs.csv" ]]; then
@@ -32,11 +50,12 @@ if [[ -s "$dir/runs.csv" && "$(wc -l <"$dir/runs.csv")" -gt 1 ]]; then
     else
         echo "$header" >"$dir/failed-runs.csv"
     fi
-    awk -F',' 'NR > 1 && $15 == "failed"' "$dir/runs.csv" >>"$dir/failed-runs.csv"
-    awk -F',' -v header="$header" 'NR == 1 { print header; next } $15 != "failed"' "$dir/runs.csv" >"$dir/runs.csv.new"
-    mv "$dir/runs.csv.new" "$dir/runs.csv"
+    awk -F',' 'NR > 1 && $15 == "failed"' "$source" >>"$dir/failed-runs.csv"
+    awk -F',' -v header="$header" 'NR == 1 { print header; next } $15 != "failed"' "$source" >"$runs.new"
+    mv "$runs.new" "$runs"
 else
-    echo "$header" >"$dir/runs.csv"
+    echo "$header" >"$runs"
 fi
-rm -rf "$dir"/.tmp.* "$dir/.progress"
+[[ "$source" == "$runs" ]] || rm -f "$source"
+rm -rf "$dir"/.tmp.* "$dir/.progress" "$runs.gz.tmp"
 awk -F',' '$1 ~ /^[0-9]+$/ && $1 > m { m = $1 } END { print m + 0 }' "$dir"/*runs.csv

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Plots of a campaign folder. The main track (the main chain, then the side stages after a gap,
+"""Plots of a campaign folder (its runs: runs.csv.gz, or the live runs.csv of a campaign that has
+not ended; tools/runs_file.py). The main track (the main chain, then the side stages after a gap,
 hatched and labelled):
   phases.png  top: the study's Figure 3, mean phase times stacked per stage (linear, ms);
               bottom: total and kernel per stage on a log axis (median, min-max whiskers), so
@@ -30,12 +31,12 @@ Usage: python3 tools/plot.py RESULTS/GPU-SLUG
        python3 tools/plot.py --scaling RESULTS/GPU-SLUG/scaling
        python3 tools/plot.py --scaling RESULTS/GPU-SLUG/pt-scaling
 """
-import glob
 import math
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import runs_file  # noqa: E402
 import summarize as sm  # noqa: E402
 
 SIDE_HATCH = "//"
@@ -207,8 +208,8 @@ def plot_gpus(plt, results, reference=None):
     for where, label in ((results, ""), (reference, " (reference)")):
         if not where or (label and os.path.abspath(where) == os.path.abspath(results)):
             continue
-        for path in sorted(glob.glob(os.path.join(where, "*", "runs.csv"))):
-            rows = sm.load_runs(path)
+        for folder in runs_file.runs_folders(os.path.join(where, "*")):
+            rows = sm.load_folder_runs(folder)
             summary = {s: m for s, m in sm.summarize(rows).items() if "total" in m}
             if summary:
                 folders.append((sm.gpu_of(rows) + label, summary))
@@ -316,11 +317,12 @@ def plot_scaling(plt, summary, gpu, path, pt=False):
 
 def scaling(folder):
     """--scaling FOLDER: the summaries, then scaling.png (skipped without matplotlib)."""
-    if not os.path.isfile(os.path.join(folder, "runs.csv")):
-        print(f"plot.py: error: {folder} holds no runs.csv of a scaling campaign (tools/scaling.sh)", file=sys.stderr)
+    if not runs_file.has_runs(folder):
+        print(f"plot.py: error: {folder} holds no runs.csv.gz (or runs.csv) of a scaling campaign (tools/scaling.sh)",
+              file=sys.stderr)
         return 2
     sm.write_scaling_summary(folder)
-    rows = sm.load_runs(os.path.join(folder, "runs.csv"))
+    rows = sm.load_folder_runs(folder)
     summary = sm.scaling_summarize(rows)
     try:
         import matplotlib
@@ -353,7 +355,7 @@ def main(argv):
     if compare:
         return plot_gpus(plt, argv[2], argv[4] if len(argv) == 5 else None)
     folder = argv[1]
-    rows = sm.load_runs(os.path.join(folder, "runs.csv"))
+    rows = sm.load_folder_runs(folder)
     summary = sm.summarize(rows)
     summary = {s: m for s, m in summary.items() if "total" in m or "kernel" in m}
     if not summary:

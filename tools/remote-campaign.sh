@@ -2,7 +2,8 @@
 # The campaign on one GNU parallel sshlogin (a line of run.sh --hosts FILE), started by run.sh.
 # ":" runs it here. Otherwise the repository goes over as a tar stream on the job's stdin
 # (parallel --pipe, ssh command $RUN_SSH), run.sh runs there, and its results come back on
-# stdout (base64 tar between markers) into $RUN_OUT/<gpu-slug>/.
+# stdout (base64 tar between markers) into $RUN_OUT/<gpu-slug>/ (its runs in runs.csv.gz, as run.sh
+# leaves them; tools/runs-file.sh reads either form).
 # Environment: RUN_FORWARD (quoted run.sh options), RUN_OUT, RUN_SSH, RUN_REMOTE_DIR.
 set -euo pipefail
 login="$1"
@@ -33,12 +34,13 @@ sed -n '/^--- run.sh results begin ---$/,/^--- run.sh results end ---$/p' "$tmp/
         head -c 2000 "$tmp/stdout" >&2
         exit 1
     }
+# The hosts a folder's runs were measured on, one a line.
+hosts_of() { "$repo/tools/runs-file.sh" --rows "$1" | awk -F',' 'NR > 1 { print $4 }' | sort -u; }
 for folder in "$tmp/results"/*/; do
-    [[ -f "$folder/runs.csv" ]] || continue
+    "$repo/tools/runs-file.sh" "$folder" >/dev/null 2>&1 || continue
     dest="$RUN_OUT/$(basename "$folder")"
     # A folder measured on another host keeps its data: this host's copy gets the host's name.
-    if [[ -f "$dest/runs.csv" ]] && ! cmp -s <(awk -F',' 'NR > 1 { print $4 }' "$dest/runs.csv" | sort -u) \
-                                             <(awk -F',' 'NR > 1 { print $4 }' "$folder/runs.csv" | sort -u); then
+    if "$repo/tools/runs-file.sh" "$dest" >/dev/null 2>&1 && ! cmp -s <(hosts_of "$dest") <(hosts_of "$folder"); then
         dest="$dest-$("$repo/tools/slug.sh" "$login")"
     fi
     rm -rf "$dest"

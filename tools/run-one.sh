@@ -4,8 +4,10 @@
 # SCENE: the scene of this run, instead of $RUN_SCENE and $RUN_PT_SCENE; COLUMN: as RUN_VARIANT,
 # a value appended to every row as one more column (tools/scaling.sh: the scene's name).
 # Runs the stage on the GPU of job slot SLOT, checks its CSV, and appends the run's rows to
-# $RUN_DIR/runs.csv in one write under a lock (all rows of a run or none). A failing run
-# (exit status, timeout, output that is not the stage CSV) gets one row with status "failed".
+# $RUN_DIR/runs.csv (the live file, tools/open-runs.sh; tools/close-runs.sh compresses it into
+# runs.csv.gz when the campaign ends) in one write under a lock (all rows of a run or none). A
+# failing run (exit status, timeout, output that is not the stage CSV) gets one row with status
+# "failed".
 # Environment (set by run.sh): RUN_DIR RUN_BIN_DIR RUN_SCENE RUN_TIMEOUT RUN_GPU_LIST
 # RUN_GPU_INFO RUN_HOST RUN_TOTAL RUN_START.
 # Optional: RUN_PT_SCENE (the scene of the path-tracing stages; default RUN_SCENE), STAGES_DIR

@@ -20,7 +20,8 @@
 # one process per run, one run per GPU at a time (GNU parallel), each tools/run-one.sh rendering
 # one frame (not the manifest's campaign-args: RUN_ONE_FRAME=1); the rows go to
 # OUT/<gpu-slug>/scaling/runs.csv (--track pt: OUT/<gpu-slug>/pt-scaling/runs.csv; the campaign's
-# first 15 columns and `scene`), and python3 tools/plot.py
+# first 15 columns and `scene`), compressed into runs.csv.gz when the campaign ends or is
+# interrupted (tools/close-runs.sh; --resume unpacks it again), and python3 tools/plot.py
 # --scaling writes summary.csv, summary.md and scaling.png (kernel time against sphere count,
 # log-log) beside it. With --reference,
 # python3 tools/update_readmes.py then fills the <!-- scaling:begin --> blocks of the stage
@@ -34,9 +35,10 @@ usage: tools/scaling.sh [options]          (or: ./run.sh --scaling [options])
 Times the stages of one track on several scenes of growing size: verifies every (stage, scene)
 pair at 64x64 against the CPU reference, then times N interleaved runs of each pair (one process
 per run, one run per GPU at a time) and writes OUT/<gpu-slug>/scaling/ (--track pt:
-OUT/<gpu-slug>/pt-scaling/): runs.csv (the campaign's first 15 columns plus `scene`, the scene
-file's name without .scene), env.txt, joblog.txt, verify.txt, summary.csv, summary.md and
-scaling.png (median kernel time against sphere count, log-log, a line per stage).
+OUT/<gpu-slug>/pt-scaling/): runs.csv.gz (the campaign's first 15 columns plus `scene`, the
+scene file's name without .scene; runs.csv while the campaign runs), env.txt, joblog.txt,
+verify.txt, summary.csv, summary.md and scaling.png (median kernel time against sphere count,
+log-log, a line per stage).
 options:
   --track TRACK     main (default): the main track's chapter 4, into OUT/<gpu-slug>/scaling/;
                     pt: the path-tracing track's chapter P4, into OUT/<gpu-slug>/pt-scaling/,
@@ -59,8 +61,8 @@ options:
   --out DIR         results folder (default results/local, ignored by git)
   --reference       write into the course's results/reference instead, then regenerate the
                     READMEs' scaling tables (maintainers)
-  --resume          continue an interrupted campaign: skip (stage, scene, run) triples
-                    recorded ok
+  --resume          continue a campaign (its runs.csv.gz, or the runs.csv of one cut off): skip
+                    (stage, scene, run) triples recorded ok; run orders go on from the last
   --timeout SEC     per-run time limit (default 600: a run on 100,000 spheres takes seconds)
   --bin-dir DIR     where the stage executables, cpu-reference (--track pt: pt-reference)
                     and compare-images are (default build; env RUN_BIN_DIR)
@@ -255,9 +257,13 @@ out="$(cd "$out" && pwd)"
 dir="$out/$slug/$campaign_folder"
 header='order,run,stage,host,gpu,gpu_uuid,width,height,spheres,block,host_memory,metric,value,unit,status,scene'
 mkdir -p "$dir"
-# A new runs.csv, or with --resume the one there, its failed runs set apart to be run again.
+# A new runs.csv, or with --resume the one there (runs.csv.gz unpacked), its failed runs set apart
+# to be run again.
 offset="$("$repo/tools/open-runs.sh" "$dir" "$header" "$resume" 2>"$tmp/open-runs.err")" \
     || die "$(cat "$tmp/open-runs.err")"
+# However the campaign ends from here on, runs.csv is closed into runs.csv.gz (below, when the
+# timing ends; on an error, by this trap).
+trap 'rm -rf "$tmp"; "$repo/tools/close-runs.sh" "$dir" || true' EXIT
 { "$repo/tools/env-info.sh" "$tmp/gpus" "$command_line" "$resume"
   for i in "${!scene_files[@]}"; do
       echo "scene: ${scene_names[i]} = ${scene_files[i]} ($(grep -c '^sphere' "${scene_files[i]}" || true) spheres)"
@@ -338,7 +344,8 @@ done
 
 # --- timing: run-major (run 1 of every stage on every scene, then run 2, ...) ---------------
 declare -A done_ok=()
-while read -r key; do done_ok["$key"]=1; done < <(awk -F',' 'NR > 1 && $15 == "ok" { print $3 " " $16 " " $2 }' "$dir/runs.csv")
+while read -r key; do done_ok["$key"]=1; done < <("$repo/tools/runs-file.sh" --rows "$dir" |
+    awk -F',' 'NR > 1 && $15 == "ok" { print $3 " " $16 " " $2 }')
 : >"$tmp/jobs"
 order="$offset"
 for ((run = 1; run <= runs; run++)); do
@@ -364,14 +371,18 @@ if [[ "$RUN_TOTAL" -gt 0 ]]; then
 fi
 trap - INT TERM
 rm -rf "$dir"/.tmp.* "$dir/.progress" "$dir/.lock"
+# The campaign has ended (or was interrupted): its runs.csv becomes runs.csv.gz, the form kept.
+status=0
+"$repo/tools/close-runs.sh" "$dir" || status=1
+runs_file="$("$repo/tools/runs-file.sh" "$dir")"
 
 # --- summaries, the plot, and (--reference) the READMEs' tables --------------------------
 python3 "$repo/tools/plot.py" --scaling "$dir" || echo "scaling: the summary or the plot failed" >&2
 if [[ "$reference" -eq 1 ]]; then
     python3 "$repo/tools/update_readmes.py" --results "$out" || echo "scaling: README update failed" >&2
 fi
-status=0
-failed_runs="$(awk -F',' -v o="$offset" 'NR > 1 && $15 == "failed" && $1 > o { printf "  %s on %s run %s: %s\n", $3, $16, $2, $13 }' "$dir/runs.csv")"
+failed_runs="$("$repo/tools/runs-file.sh" --rows "$dir" | awk -F',' -v o="$offset" 'NR > 1 && $15 == "failed" && $1 > o {
+    printf "  %s on %s run %s: %s\n", $3, $16, $2, $13 }')"
 if [[ -n "$failed_runs" ]]; then
     echo "scaling: these runs failed (logs in $dir/logs/):" >&2; echo "$failed_runs" >&2; status=1
 fi
@@ -383,7 +394,7 @@ if [[ "$interrupted" -eq 1 ]]; then
     again=(--resume)
     [[ "$reference" -eq 1 ]] || again+=(--out "$out")
     again+=(${forward[@]+"${forward[@]}"})
-    echo "scaling: interrupted; every finished run is in $dir/runs.csv; continue with: $0$(printf ' %q' "${again[@]}")" >&2
+    echo "scaling: interrupted; every finished run is in $runs_file; continue with: $0$(printf ' %q' "${again[@]}")" >&2
     exit 130
 fi
 echo "scaling: results in $dir" >&2

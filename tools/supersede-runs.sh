@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Before a campaign re-times stages whose code or campaign changed, moves their earlier runs out of
-# a GPU folder's runs.csv into its superseded-runs.csv.gz, so that every figure comes from one
-# campaign and the replaced runs stay on record (docs/maintainers.md). The archive is gzip
+# a GPU folder's runs.csv.gz (or the live runs.csv of a campaign cut off: tools/runs-file.sh) into
+# its superseded-runs.csv.gz, so that every figure comes from one campaign and the replaced runs
+# stay on record (docs/maintainers.md). The runs left are written back in the form they were read
+# (runs.csv.gz: gzip -9 -n, as tools/close-runs.sh writes it). The archive is gzip too
 # (`zcat superseded-runs.csv.gz` reads it): nothing reads it but people, and the repository's runs
 # are most of its size. Each call appends one gzip member; the first writes the header.
 #
@@ -17,14 +19,17 @@ die() { echo "supersede-runs: $*" >&2; exit 2; }
 dir="$1"
 spec="$2"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-runs="$dir/runs.csv"
 archive="$dir/superseded-runs.csv.gz"
-[[ -f "$runs" ]] || die "no campaign in $dir: $runs is missing"
+runs="$("$root/tools/runs-file.sh" "$dir" 2>/dev/null)" || die "no campaign in $dir: $dir/runs.csv.gz is missing"
 [[ -w "$dir" && -w "$runs" ]] || die "cannot write $dir"
 stages="$("$root/tools/stages" select "$spec" 2>&1)" || die "${stages#*: }"
 
-header="$(head -n 1 "$runs")"
-[[ "$header" == order,run,stage,* ]] || die "$runs is not a campaign's runs.csv (header: ${header:0:40})"
+# The runs, unpacked beside them (runs.csv.gz), or a copy (runs.csv).
+plain="$dir/.superseding-runs.$$" moving="$dir/.superseding.$$" keeping="$dir/.superseding-kept.$$"
+trap 'rm -f "$plain" "$moving" "$keeping" "$runs.new.$$" "$archive.new.$$"' EXIT
+zcat -f -- "$runs" >"$plain" 2>/dev/null || die "$runs cannot be read (zcat failed)"
+header="$(head -n 1 "$plain")"
+[[ "$header" == order,run,stage,* ]] || die "$runs is not a campaign's runs (header: ${header:0:40})"
 if [[ -f "$archive" ]]; then
     # head closes the pipe after one line; zcat, killed by SIGPIPE on an archive larger than the
     # pipe's buffer, must not fail the script (pipefail).
@@ -35,14 +40,17 @@ if [[ -f "$archive" ]]; then
 fi
 
 pattern="^($(paste -sd'|' <<<"$stages"))\$"
-moving="$dir/.superseding.$$" keeping="$runs.new.$$"
-trap 'rm -f "$moving" "$keeping" "$archive.new.$$"' EXIT
 awk -F',' -v p="$pattern" -v moving="$moving" 'NR == 1 { print; next } $3 ~ p { print > moving; next } { print }' \
-    "$runs" >"$keeping"
+    "$plain" >"$keeping"
 count="$(awk -F',' '$12 == "total"' "$moving" | wc -l)"
 if [[ -s "$moving" ]]; then
-    { [[ -f "$archive" ]] || echo "$header"; cat "$moving"; } | gzip -9 >"$archive.new.$$"
+    { [[ -f "$archive" ]] || echo "$header"; cat "$moving"; } | gzip -9 -n >"$archive.new.$$"
+    if [[ "$runs" == *.gz ]]; then
+        gzip -9 -n -c "$keeping" >"$runs.new.$$"
+    else
+        mv "$keeping" "$runs.new.$$"
+    fi
     cat "$archive.new.$$" >>"$archive"
-    mv "$keeping" "$runs"
+    mv "$runs.new.$$" "$runs"
 fi
 echo "supersede-runs: moved $count runs of $(wc -l <<<"$stages") stage(s) ($spec) from $runs to $archive"

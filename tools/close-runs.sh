@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Closes a campaign's runs when run.sh or tools/scaling.sh ends, finished or interrupted:
+# DIR/runs.csv, the live file tools/run-one.sh appended the runs to, becomes DIR/runs.csv.gz, the
+# form the repository keeps (about 20x smaller: the working tree must travel to a GPU machine under
+# 64 MiB), and runs.csv is removed. gzip -9 -n stores no name or time, so the same rows give the
+# same bytes. tools/open-runs.sh unpacks it again for --resume; every reader takes either form,
+# runs.csv first (tools/runs-file.sh for the shell, tools/runs_file.py for Python).
+# failed-runs.csv (a few rows), joblog.txt and env.txt stay plain text.
+# Usage: tools/close-runs.sh DIR
+# Exit status: 0 closed, or nothing to close (no DIR/runs.csv); 1 with one line on stderr when
+# runs.csv.gz cannot be written (runs.csv is then left as it was); 2 a bad usage.
+set -euo pipefail
+[[ $# -eq 1 ]] || { echo "usage: tools/close-runs.sh DIR" >&2; exit 2; }
+dir="$1"
+runs="$dir/runs.csv"
+[[ -f "$runs" ]] || exit 0
+if ! gzip -9 -n -c "$runs" >"$runs.gz.tmp" 2>/dev/null || ! mv "$runs.gz.tmp" "$runs.gz"; then
+    rm -f "$runs.gz.tmp"
+    echo "close-runs: cannot write $runs.gz: the runs stay in $runs" >&2
+    exit 1
+fi
+rm "$runs"
