@@ -353,8 +353,9 @@ if [[ "$RUN_TOTAL" -gt 0 ]]; then
         RUN_IMAGE='{4}' "$repo/tools/run-one.sh" '{%}' '{1}' '{2}' '{3}' <"$tmp/jobs" || true
 fi
 trap - INT TERM
-rm -rf "$dir"/.tmp.* "$dir/.progress" "$dir/.lock"
-# The campaign has ended (or was interrupted): its runs.csv becomes runs.csv.gz, the form kept.
+rm -rf "$dir"/.tmp.* "$dir/.progress"
+# The campaign has ended (or was interrupted): its runs.csv becomes runs.csv.gz, the form kept
+# (under the runs' lock, which close-runs.sh then removes).
 status=0
 "$repo/tools/close-runs.sh" "$dir" || status=1
 runs_file="$("$repo/tools/runs-file.sh" "$dir")"

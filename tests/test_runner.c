@@ -456,6 +456,29 @@ static void test_runs_kept_gzipped(void **state) {
     assert_runs_exact(f, 8);
 }
 
+/* A runs.csv beside runs.csv.gz is continued only if it is the live file of that campaign: a
+ * stale copy (fewer runs than the packed file) or a stray row without a header (a run that
+ * outlived its campaign) is refused, one line, status 2, both files left as they were. */
+static void test_stale_or_stray_live_runs_refused(void **state) {
+    REQUIRE_TOOLS();
+    fixture *f = *state;
+    const char *d = f->dir;
+    RUN_OK(f, "", "--runs 2 --no-verify");
+    assert_int_equal(sh(ROWS "awk -F, 'NR == 1 || $2 <= 1' >" LIVE_RUNS " && md5sum " RUNS_GZ " " LIVE_RUNS " >'%s/sums'",
+                        d, d, d, d, d), 0);
+    assert_int_equal(RUN(f, "", "--runs 3 --resume --no-verify"), 2);
+    assert_int_equal(sh("test $(wc -l <'%s/err') -eq 1 && grep -q 'runs.csv is not the continuation of .*runs.csv.gz "
+                        "beside it' '%s/err' && md5sum -c --quiet '%s/sums'", d, d, d), 0);
+    assert_int_equal(sh(ROWS "tail -n 1 >" LIVE_RUNS " && md5sum " RUNS_GZ " " LIVE_RUNS " >'%s/sums'", d, d, d, d, d), 0);
+    assert_int_equal(RUN(f, "", "--runs 3 --no-verify"), 2);
+    assert_int_equal(sh("grep -q 'is not the continuation' '%s/err' && md5sum -c --quiet '%s/sums'", d, d), 0);
+    /* The live file of that campaign (here: the packed runs, nothing newer yet) is continued. */
+    assert_int_equal(sh(ROWS "cat >" LIVE_RUNS, d, d), 0);
+    RUN_OK(f, "", "--runs 3 --resume --no-verify");
+    assert_int_equal(sh("test ! -e " LIVE_RUNS, d), 0);
+    assert_runs_exact(f, 6);
+}
+
 static void test_failed_hung_garbage_runs(void **state) {
     REQUIRE_TOOLS();
     fixture *f = *state;
@@ -1620,22 +1643,34 @@ static void test_supersede_runs(void **state) {
                         f->dir, gpu), 0);
     assert_true(sh_num("zcat '%s/%s/superseded-runs.csv.gz' | wc -c", f->dir, gpu) > 1000000);
     RUN_OK(f, "", "--runs 1 --no-verify");
-    /* A campaign cut off before it closed its runs: its live runs.csv (the newer) is the one
-     * edited, and stays runs.csv; the stale runs.csv.gz beside it is left alone. */
-    assert_int_equal(sh("cd '%s/%s' && zcat runs.csv.gz >runs.csv && printf '1,1,02-static,stale\\n' | gzip -9 -n "
-                        ">stale.gz && mv stale.gz runs.csv.gz && md5sum runs.csv.gz >gz-sum", f->dir, gpu), 0);
+    /* A campaign cut off before it closed its runs: its live runs.csv (runs 1 and 2 of 02-static,
+     * run 1 of 01-base) continues the older runs.csv.gz beside it (run 1 of each). The live file
+     * is the one edited, and stays runs.csv; the packed one loses the same stage's rows, so that
+     * the live file still continues it. */
+    assert_int_equal(sh("cd '%s/%s' && zcat runs.csv.gz >runs.csv && awk -F, 'NR > 1 && $3 == \"02-static\" "
+                        "{ $1 = 9; $2 = 2; print }' OFS=, runs.csv >>runs.csv.more && cat runs.csv.more >>runs.csv && "
+                        "rm runs.csv.more", f->dir, gpu), 0);
     snprintf(args, sizeof args, "%s 1", gpu);
     assert_int_equal(SUPERSEDE(args), 0);
     assert_int_equal(sh("grep -qx 'supersede-runs: moved 1 runs of 1 stage(s) (1) from %s/runs.csv to "
                         "%s/superseded-runs.csv.gz' '%s/out'", gpu, gpu, f->dir), 0);
     assert_int_equal(sh_num("awk -F, '$3 == \"01-base\"' '%s/%s/runs.csv' | wc -l", f->dir, gpu), 0);
-    assert_int_equal(sh_num("awk -F, '$3 == \"02-static\" && $12 == \"total\"' '%s/%s/runs.csv' | wc -l", f->dir, gpu), 1);
-    assert_int_equal(sh("cd '%s/%s' && md5sum -c --quiet gz-sum && rm gz-sum", f->dir, gpu), 0);
-    /* Resumed, the campaign continues the live runs.csv and times both stages again from run 1. */
-    RUN_OK(f, "", "--runs 2 --resume --no-verify");
+    assert_int_equal(sh_num("awk -F, '$3 == \"02-static\" && $12 == \"total\"' '%s/%s/runs.csv' | wc -l", f->dir, gpu), 2);
+    assert_int_equal(sh_num(GPU_ROWS "awk -F, '$3 == \"01-base\"' | wc -l", f->dir, gpu), 0);
+    assert_int_equal(sh_num(GPU_ROWS "awk -F, '$3 == \"02-static\" && $12 == \"total\"' | wc -l", f->dir, gpu), 1);
+    /* Resumed, the campaign continues the live runs.csv: 01-base from run 1, 02-static's run 3. */
+    RUN_OK(f, "", "--runs 3 --resume --no-verify");
     assert_int_equal(sh("test ! -e '%s/%s/runs.csv'", f->dir, gpu), 0);
-    assert_int_equal(sh_num(GPU_ROWS "awk -F, '$12 == \"total\" && $2 <= 2' | wc -l", f->dir, gpu), 4);
-    assert_int_equal(sh_num(GPU_ROWS "grep -c stale", f->dir, gpu), 0);
+    assert_int_equal(sh_num(GPU_ROWS "awk -F, '$12 == \"total\" && $3 == \"01-base\"' | wc -l", f->dir, gpu), 3);
+    assert_int_equal(sh_num(GPU_ROWS "awk -F, '$12 == \"total\" && $3 == \"02-static\"' | wc -l", f->dir, gpu), 3);
+    /* Named twice in a row: the second time nothing is left to move, and it says so. */
+    snprintf(args, sizeof args, "%s 1", gpu);
+    assert_int_equal(SUPERSEDE(args), 0);
+    assert_int_equal(sh("grep -qx 'supersede-runs: moved 3 runs of 1 stage(s) (1) from %s/runs.csv.gz to "
+                        "%s/superseded-runs.csv.gz' '%s/out'", gpu, gpu, f->dir), 0);
+    assert_int_equal(SUPERSEDE(args), 0);
+    assert_int_equal(sh("grep -qx 'supersede-runs: moved 0 runs of 1 stage(s) (1) from %s/runs.csv.gz to "
+                        "%s/superseded-runs.csv.gz' '%s/out'", gpu, gpu, f->dir), 0);
     /* Refused, one line, nothing changed. */
     assert_int_equal(sh("cd '%s' && md5sum %s/runs.csv.gz %s/superseded-runs.csv.gz > sums", f->dir, gpu, gpu), 0);
     snprintf(args, sizeof args, "%s 9", gpu);
@@ -1669,6 +1704,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_resume_after_failure, setup, teardown),
         cmocka_unit_test_setup_teardown(test_resume_after_interrupt, setup, teardown),
         cmocka_unit_test_setup_teardown(test_runs_kept_gzipped, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stale_or_stray_live_runs_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_failed_hung_garbage_runs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_verification_failure_not_timed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_verification_tolerance_of_a_stage, setup, teardown),

@@ -13,10 +13,17 @@ set -euo pipefail
 [[ $# -eq 1 ]] || { echo "usage: tools/close-runs.sh DIR" >&2; exit 2; }
 dir="$1"
 runs="$dir/runs.csv"
-[[ -f "$runs" ]] || exit 0
-if ! gzip -9 -n -c "$runs" >"$runs.gz.tmp" 2>/dev/null || ! mv "$runs.gz.tmp" "$runs.gz"; then
+[[ -f "$runs" ]] || { rm -f "$dir/.lock"; exit 0; }
+# Under the lock tools/run-one.sh appends under: no run's rows land between the packing and the
+# removal (a run that comes later finds no runs.csv and drops its rows, as it must).
+exec 9>>"$dir/.lock"
+flock 9
+# On the disk before the rename (sync FILE), so that a crash cannot leave an empty runs.csv.gz
+# and no runs.csv.
+if ! gzip -9 -n -c "$runs" >"$runs.gz.tmp" 2>/dev/null || ! sync "$runs.gz.tmp" || ! mv "$runs.gz.tmp" "$runs.gz"; then
     rm -f "$runs.gz.tmp"
     echo "close-runs: cannot write $runs.gz: the runs stay in $runs" >&2
     exit 1
 fi
 rm "$runs"
+rm -f "$dir/.lock"

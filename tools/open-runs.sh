@@ -11,24 +11,39 @@
 # A campaign that ended left its runs in DIR/runs.csv.gz (tools/close-runs.sh; the form the
 # repository keeps): when DIR has no runs.csv, that is unpacked into runs.csv, the live file the
 # runs are appended to, and the campaign goes on from there. A runs.csv beside runs.csv.gz is the
-# live file of a campaign cut off before it could close (its runs a superset): it is the one used.
+# live file of a campaign cut off before it could close: it is the one used, once checked to be
+# that (a campaign's header, and every run of runs.csv.gz that did not fail, in the same order, at
+# its start); a runs.csv that is not (a stale copy beside newer runs, a stray row) is refused.
 # With RESUME, failed runs are run again: their rows move to DIR/failed-runs.csv, so that runs.csv
 # keeps one row set per run. Leftovers of an interrupted campaign (.tmp.*, .progress, a
 # runs.csv.gz.tmp that tools/close-runs.sh did not finish) are removed.
 # Exit status 2, with one line on stderr, when DIR holds runs and RESUME is 0, or its runs have
-# another header (another kind of campaign's file), or runs.csv.gz cannot be read; DIR is then
-# left as it was.
+# another header (another kind of campaign's file), or runs.csv.gz cannot be read, or a runs.csv
+# beside it is not its continuation; DIR is then left as it was.
 set -euo pipefail
 dir="$1" header="$2" resume="$3" old_header_allowed="${4:-}"
 runs="$dir/runs.csv" source="$dir/runs.csv"
-if [[ ! -e "$runs" && -e "$runs.gz" ]]; then
-    # Unpacked beside it under a temporary name, so that a refusal below leaves DIR as it was.
-    source="$dir/.runs.csv.unpacked.$$"
-    trap 'rm -f "$source"' EXIT
-    gzip -dc "$runs.gz" >"$source" 2>/dev/null || {
+if [[ -e "$runs.gz" ]]; then
+    # Unpacked outside DIR, so that a refusal (or a kill) leaves DIR as it was.
+    packed="$(mktemp "${TMPDIR:-/tmp}/runs.csv.unpacked.XXXXXX")"
+    trap 'rm -f "$packed"' EXIT
+    gzip -dc "$runs.gz" >"$packed" 2>/dev/null || {
         echo "$runs.gz cannot be read (gzip -d failed): move the folder away" >&2
         exit 2
     }
+    if [[ ! -e "$runs" ]]; then
+        source="$packed"
+    else
+        # runs.csv must continue runs.csv.gz: a campaign's header, then the runs.csv.gz's rows
+        # that did not fail (open-runs moved those away), in order, then the newer ones.
+        ok_rows() { awk -F',' 'NR > 1 && $15 != "failed"' "$1"; }
+        kept="$(ok_rows "$packed" | wc -l)"
+        if [[ "$(head -n 1 "$runs")" != order,run,stage,* ]] ||
+            ! cmp -s <(ok_rows "$packed") <(ok_rows "$runs" | head -n "$kept"); then
+            echo "$runs is not the continuation of $runs.gz beside it (a stale or stray file): keep the right one and move the other away" >&2
+            exit 2
+        fi
+    fi
 fi
 name="$runs"
 [[ "$source" == "$runs" ]] || name="$runs.gz"
@@ -56,6 +71,5 @@ if [[ -s "$source" && "$(wc -l <"$source")" -gt 1 ]]; then
 else
     echo "$header" >"$runs"
 fi
-[[ "$source" == "$runs" ]] || rm -f "$source"
-rm -rf "$dir"/.tmp.* "$dir/.progress" "$runs.gz.tmp"
+rm -rf "$dir"/.tmp.* "$dir/.progress" "$runs.gz.tmp" "$dir"/.runs.csv.unpacked.*
 awk -F',' '$1 ~ /^[0-9]+$/ && $1 > m { m = $1 } END { print m + 0 }' "$dir"/*runs.csv

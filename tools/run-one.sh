@@ -119,7 +119,13 @@ fi
 trap '' INT TERM
 exec 9>>"$RUN_DIR/.lock"
 flock 9
-cat "$tmp/rows" >>"$rows_csv"
+# Only into an open campaign: a run outliving its campaign (its runner killed) finds runs.csv
+# packed and removed under this lock (tools/close-runs.sh), and must not start a new one.
+if [[ -f "$rows_csv" ]]; then
+    cat "$tmp/rows" >>"$rows_csv"
+else
+    echo "run-one: $rows_csv is closed (its campaign has ended): this run's rows are dropped" >&2
+fi
 done_count="$(( $(cat "$RUN_DIR/.progress" 2>/dev/null || echo 0) + 1 ))"
 echo "$done_count" >"$RUN_DIR/.progress"
 flock -u 9

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Before a campaign re-times stages whose code or campaign changed, moves their earlier runs out of
-# a GPU folder's runs.csv.gz (or the live runs.csv of a campaign cut off: tools/runs-file.sh) into
-# its superseded-runs.csv.gz, so that every figure comes from one campaign and the replaced runs
+# a GPU folder's runs.csv.gz (or the live runs.csv of a campaign cut off: tools/runs-file.sh; the
+# runs.csv.gz beside it loses the same stages' rows, so that runs.csv still continues it, as
+# tools/open-runs.sh requires) into its superseded-runs.csv.gz, so that every figure comes from one campaign and the replaced runs
 # stay on record (docs/maintainers.md). The runs left are written back in the form they were read
 # (runs.csv.gz: gzip -9 -n, as tools/close-runs.sh writes it). The archive is gzip too
 # (`zcat superseded-runs.csv.gz` reads it): nothing reads it but people, and the repository's runs
@@ -26,7 +27,7 @@ stages="$("$root/tools/stages" select "$spec" 2>&1)" || die "${stages#*: }"
 
 # The runs, unpacked beside them (runs.csv.gz), or a copy (runs.csv).
 plain="$dir/.superseding-runs.$$" moving="$dir/.superseding.$$" keeping="$dir/.superseding-kept.$$"
-trap 'rm -f "$plain" "$moving" "$keeping" "$runs.new.$$" "$archive.new.$$"' EXIT
+trap 'rm -f "$plain" "$moving" "$keeping" "$runs.new.$$" "$archive.new.$$" "$dir/runs.csv.gz.new.$$"' EXIT
 zcat -f -- "$runs" >"$plain" 2>/dev/null || die "$runs cannot be read (zcat failed)"
 header="$(head -n 1 "$plain")"
 [[ "$header" == order,run,stage,* ]] || die "$runs is not a campaign's runs (header: ${header:0:40})"
@@ -42,7 +43,8 @@ fi
 pattern="^($(paste -sd'|' <<<"$stages"))\$"
 awk -F',' -v p="$pattern" -v moving="$moving" 'NR == 1 { print; next } $3 ~ p { print > moving; next } { print }' \
     "$plain" >"$keeping"
-count="$(awk -F',' '$12 == "total"' "$moving" | wc -l)"
+count=0
+[[ -f "$moving" ]] && count="$(awk -F',' '$12 == "total"' "$moving" | wc -l)"
 if [[ -s "$moving" ]]; then
     { [[ -f "$archive" ]] || echo "$header"; cat "$moving"; } | gzip -9 -n >"$archive.new.$$"
     if [[ "$runs" == *.gz ]]; then
@@ -50,7 +52,16 @@ if [[ -s "$moving" ]]; then
     else
         mv "$keeping" "$runs.new.$$"
     fi
+    # Beside a live runs.csv, its older packed form loses the same rows (they are archived from
+    # runs.csv, which holds them all).
+    packed_beside=""
+    if [[ "$runs" != *.gz && -f "$dir/runs.csv.gz" ]]; then
+        packed_beside="$dir/runs.csv.gz.new.$$"
+        zcat -- "$dir/runs.csv.gz" | awk -F',' -v p="$pattern" 'NR == 1 || $3 !~ p' | gzip -9 -n >"$packed_beside" ||
+            die "$dir/runs.csv.gz cannot be read (zcat failed)"
+    fi
     cat "$archive.new.$$" >>"$archive"
     mv "$runs.new.$$" "$runs"
+    [[ -z "$packed_beside" ]] || mv "$packed_beside" "$dir/runs.csv.gz"
 fi
 echo "supersede-runs: moved $count runs of $(wc -l <<<"$stages") stage(s) ($spec) from $runs to $archive"
