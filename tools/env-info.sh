@@ -12,6 +12,10 @@ echo "driver: $("$smi" --query-gpu=driver_version --format=csv,noheader 2>/dev/n
 echo "cuda (driver API, nvidia-smi): $("$smi" 2>/dev/null | sed -nE 's/.*CUDA Version: *([0-9.]+).*/\1/p' | head -n1)"
 cudart="$(ls /usr/local/cuda/lib64/libcudart.so.* 2>/dev/null | sed 's/.*libcudart.so.//' | sort -V | tail -n1)"
 echo "cuda runtime (libcudart): ${cudart:-unknown}"
+# When the CUDA runtime loads each kernel's code: at its first use by default (lazy, since CUDA
+# 12.2), so the phase of a stage's first launch or first cudaMemcpyToSymbol includes it; EAGER
+# loads every module with the context (as the study's CUDA 11 did).
+echo "cuda module loading: ${CUDA_MODULE_LOADING:-default (lazy from CUDA 12.2 on)}"
 echo "nvcc: $( (nvcc --version 2>/dev/null || /usr/local/cuda/bin/nvcc --version 2>/dev/null) | tail -n2 | paste -sd' ' -)"
 echo "cpu: $(lscpu 2>/dev/null | sed -nE 's/^Model name: *//p' | head -n1)"
 echo "kernel: $(uname -sr)"
