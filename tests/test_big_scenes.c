@@ -3,29 +3,45 @@
  * scenes of about 1,000, 10,000 and 100,000 overlapping spheres (scenes/generate-random.py), and
  * made-up scenes that corner a hierarchy (the camera or the light inside a sphere, spheres behind
  * the camera, coincident spheres, radii from 0.001 to 10,000, odd and tiny sizes). Every earlier
- * stage refuses a scene over its limit in one line. Needs a GPU (skips without one). */
+ * stage refuses a scene over its limit in one line. The path tracer's chapter P4 likewise against
+ * build/pt-reference on generated scenes of the same sizes: the differential test's random
+ * scenes stop below 2,000 spheres, and p15's build merges over the whole GPU only above 4,096.
+ * Needs a GPU (skips without one). */
 #include "test_support.h"
 
 #define MAX_CHAPTER_STAGES 32
 
 static char chapter_stages[MAX_CHAPTER_STAGES][128];
 static int chapter_count;
+static char pt_chapter_stages[MAX_CHAPTER_STAGES][128];
+static int pt_chapter_count;
 static char folder[64];
+
+/* The stages whose manifest's chapter starts with PREFIX ("4\\. ", "P4\\. "), into STAGES. */
+static int read_chapter(const char *prefix, char stages[][128])
+{
+    char command[256];
+    snprintf(command, sizeof command, "tools/stages table | awk -F'\\t' 'NR > 1 && $4 ~ /^%s/ { print $1 }'",
+             prefix);
+    FILE *table = popen(command, "r");
+    if (!table)
+        return 0;
+    int count = 0;
+    while (count < MAX_CHAPTER_STAGES && fgets(stages[count], sizeof stages[0], table)) {
+        stages[count][strcspn(stages[count], "\n")] = '\0';
+        count++;
+    }
+    pclose(table);
+    return count;
+}
 
 static int setup(void **state)
 {
     (void)state;
-    FILE *table = popen("tools/stages table | awk -F'\\t' 'NR > 1 && $4 ~ /^4\\. / { print $1 }'", "r");
-    if (!table)
-        return -1;
-    while (chapter_count < MAX_CHAPTER_STAGES &&
-           fgets(chapter_stages[chapter_count], sizeof chapter_stages[0], table)) {
-        chapter_stages[chapter_count][strcspn(chapter_stages[chapter_count], "\n")] = '\0';
-        chapter_count++;
-    }
-    pclose(table);
+    chapter_count = read_chapter("4\\. ", chapter_stages);
+    pt_chapter_count = read_chapter("P4\\. ", pt_chapter_stages);
     snprintf(folder, sizeof folder, "%s", make_temporary_folder());
-    return chapter_count > 0 ? 0 : -1;
+    return chapter_count > 0 && pt_chapter_count > 0 ? 0 : -1;
 }
 
 static int teardown(void **state)
@@ -57,6 +73,28 @@ static void same_bits_on(const char *scene, const char *what)
     }
 }
 
+/* The same for the path tracer: SCENE with build/pt-reference (the chapter's estimator, path) and
+ * with every stage of chapter P4. */
+static void same_pt_bits_on(const char *scene, const char *what)
+{
+    struct command_result *r = run_shell("%s/pt-reference --scene '%s' --output '%s/pt-reference.ppm'",
+                                         test_build_dir(), scene, folder);
+    if (r->exit_code != 0)
+        fail_msg("pt-reference on %s: %s", what, r->err);
+    for (int k = 0; k < pt_chapter_count; k++) {
+        r = run_shell("timeout 120 %s/%s --scene '%s' --output '%s/pt-stage.ppm'", test_build_dir(),
+                      pt_chapter_stages[k], scene, folder);
+        if (r->exit_code != 0)
+            fail_msg("%s on %s: exit status %d: %s", pt_chapter_stages[k], what, r->exit_code, r->err);
+        r = run_shell("cmp -s '%s/pt-reference.ppm' '%s/pt-stage.ppm' || %s/compare-images "
+                      "'%s/pt-reference.ppm' '%s/pt-stage.ppm'", folder, folder, test_build_dir(), folder,
+                      folder);
+        if (r->exit_code != 0)
+            fail_msg("%s on %s differs from build/pt-reference: %s", pt_chapter_stages[k], what, r->out);
+        print_message("# %s: %s identical to build/pt-reference\n", pt_chapter_stages[k], what);
+    }
+}
+
 static void generated_scenes_of_every_size(void **state)
 {
     (void)state;
@@ -72,6 +110,26 @@ static void generated_scenes_of_every_size(void **state)
                                    cases[c].count, cases[c].size, c + 7, scene)->exit_code, 0);
         snprintf(what, sizeof what, "%d random spheres at %s", cases[c].count + 1, cases[c].size);
         same_bits_on(scene, what);
+    }
+}
+
+/* The path tracer's chapter on generated scenes of the same sizes: random materials (diffuse,
+ * metal, mirror, glass), the benchmark's floor and two lamps, 2 samples a pixel. */
+static void path_traced_scenes_of_every_size(void **state)
+{
+    (void)state;
+    SKIP_WITHOUT_GPU();
+    const struct {
+        int count;
+        const char *size;
+    } cases[] = {{997, "96x72"}, {9997, "64x48"}, {99997, "48x36"}, {4997, "33x17"}};
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        char scene[128], what[64];
+        snprintf(scene, sizeof scene, "%s/pt-random-%d.scene", folder, cases[c].count);
+        assert_int_equal(run_shell("python3 scenes/generate-random.py %d --path-tracing --size %s --seed %zu > '%s'",
+                                   cases[c].count, cases[c].size, c + 11, scene)->exit_code, 0);
+        snprintf(what, sizeof what, "%d random spheres at %s", cases[c].count + 3, cases[c].size);
+        same_pt_bits_on(scene, what);
     }
 }
 
@@ -129,12 +187,34 @@ static void only_the_chapter_takes_thousands_of_spheres(void **state)
     }
 }
 
+/* The path tracer's likewise: p12 (constant memory) refuses 5,000 spheres in one line, the
+ * stages of chapter P4 take them. */
+static void only_the_path_tracing_chapter_takes_thousands_of_spheres(void **state)
+{
+    (void)state;
+    char scene[128];
+    snprintf(scene, sizeof scene, "%s/pt-five-thousand.scene", folder);
+    assert_int_equal(run_shell("python3 scenes/generate-random.py 4997 --path-tracing --size 16x16 > '%s'",
+                               scene)->exit_code, 0);
+    struct command_result *r = run_shell("%s/p12-host-work-behind-render --scene '%s'", test_build_dir(), scene);
+    assert_int_equal(r->exit_code, 2);
+    assert_non_null(strstr(r->err, "5000 spheres, but stage p12-host-work-behind-render holds at most 1024"));
+    for (int k = 0; k < pt_chapter_count; k++) {
+        r = run_shell("timeout 120 %s/%s --scene '%s' --output '%s/pt-five.ppm'", test_build_dir(),
+                      pt_chapter_stages[k], scene, folder);
+        if (strstr(r->err, "holds at most") || (r->exit_code != 0 && !strstr(r->err, "no CUDA-capable GPU")))
+            fail_msg("%s on 5,000 spheres: exit status %d: %s", pt_chapter_stages[k], r->exit_code, r->err);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(generated_scenes_of_every_size),
+        cmocka_unit_test(path_traced_scenes_of_every_size),
         cmocka_unit_test(scenes_that_corner_a_hierarchy),
         cmocka_unit_test(only_the_chapter_takes_thousands_of_spheres),
+        cmocka_unit_test(only_the_path_tracing_chapter_takes_thousands_of_spheres),
     };
-    return cmocka_run_group_tests_name("the acceleration-structure chapter", tests, setup, teardown);
+    return cmocka_run_group_tests_name("the acceleration-structure chapters", tests, setup, teardown);
 }
