@@ -51,48 +51,39 @@ static int teardown(void **state)
     return 0;
 }
 
-/* Renders SCENE with the CPU reference and with every stage of the chapter and requires the same
- * bytes (PPM files, compared whole). */
-static void same_bits_on(const char *scene, const char *what)
+/* Renders SCENE with REFERENCE (cpu-reference, or pt-reference with the chapter's estimator,
+ * path) and with each of the COUNT STAGES, and requires the same bytes (PPM files, compared
+ * whole). */
+static void same_bits(const char *reference, char stages[][128], int count, const char *scene,
+                      const char *what)
 {
-    struct command_result *r = run_shell("%s/cpu-reference --scene '%s' --output '%s/reference.ppm'",
-                                         test_build_dir(), scene, folder);
+    struct command_result *r = run_shell("%s/%s --scene '%s' --output '%s/reference.ppm'",
+                                         test_build_dir(), reference, scene, folder);
     if (r->exit_code != 0)
-        fail_msg("cpu-reference on %s: %s", what, r->err);
-    for (int k = 0; k < chapter_count; k++) {
+        fail_msg("%s on %s: %s", reference, what, r->err);
+    for (int k = 0; k < count; k++) {
         /* A stage that hangs fails here (status 124) rather than stopping the tests. */
         r = run_shell("timeout 120 %s/%s --scene '%s' --output '%s/stage.ppm'", test_build_dir(),
-                      chapter_stages[k], scene, folder);
+                      stages[k], scene, folder);
         if (r->exit_code != 0)
-            fail_msg("%s on %s: exit status %d: %s", chapter_stages[k], what, r->exit_code, r->err);
+            fail_msg("%s on %s: exit status %d: %s", stages[k], what, r->exit_code, r->err);
         r = run_shell("cmp -s '%s/reference.ppm' '%s/stage.ppm' || %s/compare-images '%s/reference.ppm' "
                       "'%s/stage.ppm'", folder, folder, test_build_dir(), folder, folder);
         if (r->exit_code != 0)
-            fail_msg("%s on %s differs from the CPU reference: %s", chapter_stages[k], what, r->out);
-        print_message("# %s: %s identical to the CPU reference\n", chapter_stages[k], what);
+            fail_msg("%s on %s differs from build/%s: %s", stages[k], what, reference, r->out);
+        print_message("# %s: %s identical to build/%s\n", stages[k], what, reference);
     }
 }
 
-/* The same for the path tracer: SCENE with build/pt-reference (the chapter's estimator, path) and
- * with every stage of chapter P4. */
+/* The main chapter against the CPU reference; the path tracer's against its own. */
+static void same_bits_on(const char *scene, const char *what)
+{
+    same_bits("cpu-reference", chapter_stages, chapter_count, scene, what);
+}
+
 static void same_pt_bits_on(const char *scene, const char *what)
 {
-    struct command_result *r = run_shell("%s/pt-reference --scene '%s' --output '%s/pt-reference.ppm'",
-                                         test_build_dir(), scene, folder);
-    if (r->exit_code != 0)
-        fail_msg("pt-reference on %s: %s", what, r->err);
-    for (int k = 0; k < pt_chapter_count; k++) {
-        r = run_shell("timeout 120 %s/%s --scene '%s' --output '%s/pt-stage.ppm'", test_build_dir(),
-                      pt_chapter_stages[k], scene, folder);
-        if (r->exit_code != 0)
-            fail_msg("%s on %s: exit status %d: %s", pt_chapter_stages[k], what, r->exit_code, r->err);
-        r = run_shell("cmp -s '%s/pt-reference.ppm' '%s/pt-stage.ppm' || %s/compare-images "
-                      "'%s/pt-reference.ppm' '%s/pt-stage.ppm'", folder, folder, test_build_dir(), folder,
-                      folder);
-        if (r->exit_code != 0)
-            fail_msg("%s on %s differs from build/pt-reference: %s", pt_chapter_stages[k], what, r->out);
-        print_message("# %s: %s identical to build/pt-reference\n", pt_chapter_stages[k], what);
-    }
+    same_bits("pt-reference", pt_chapter_stages, pt_chapter_count, scene, what);
 }
 
 static void generated_scenes_of_every_size(void **state)
