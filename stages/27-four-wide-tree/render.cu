@@ -12,8 +12,10 @@
  * where the ray enters them and pushes them farthest first, and goes on at the nearest; the node
  * it goes on at is a grandchild of the one before, so the walk visits half the levels. It tests
  * the grandchildren's boxes even where the binary walk would have skipped both under a child's
- * box it missed: fewer steps, but up to twice the box tests in a step. Whether that pays is what
- * this stage measures.
+ * box it missed, and a grandchild that is a leaf has its sphere tested without the child's box
+ * culling it first: fewer steps, but up to twice the box tests in a step. Whether that pays is
+ * what this stage measures. A walk whose stack would overflow still finishes with the loop over
+ * every sphere (stage 26's fallback).
  *
  * The image keeps its bits: the boxes are stage 26's exact unions, widened as before, and the
  * nearest hit is the smallest (t, index), whatever order the walk meets the spheres in.
@@ -139,9 +141,11 @@ __device__ inline void store_pixel(unsigned char *framebuffer, int pixel, float3
 __constant__ Light constant_light;
 __constant__ Camera constant_camera;
 
-/* The walk's stack: a depth-first walk holds at most one pending child a level, plus one. A
- * clustered tree of random spheres is about 2.5 log2(n) levels deep (about 45 for 100,000); a
- * deeper one is walked as far as the stack allows, then finished by the loop over every sphere. */
+/* The walk's stack: a depth-first walk of wide nodes holds at most three pending children a
+ * level (the fourth is taken), plus four. A clustered tree of random spheres is about 2.5 log2(n)
+ * binary levels deep (about 45 for 100,000), so about 23 wide levels: at worst about 70 entries,
+ * far fewer in practice (only entered children are pushed, and popped ones leave). A walk that
+ * would overflow is finished by the loop over every sphere. */
 #ifndef TREE_STACK
 #define TREE_STACK 64
 #endif
@@ -177,6 +181,7 @@ struct __align__(16) WideChild {
 struct __align__(16) WideNode {
     WideChild children[WIDE];
 };
+static_assert(sizeof(WideNode) == 128, "a wide node is four 32-byte sectors");
 
 /* What the kernel reads of the scene, all in global memory: the spheres, two 16-byte views of
  * them (centre and radius squared; oc and k from the camera), and the hierarchy (wide nodes,
@@ -259,7 +264,8 @@ __device__ inline void load_children(const WideNode *wide, int index, int childr
 /* Child k's box, held by its wide node: quarters 2k and 2k + 1, two 16-byte loads (the sector of
  * the child's index, so from the cache). Loaded where it is tested, so that no box is kept alive
  * beside another. */
-__device__ inline void load_child_box(const WideNode *wide, int index, int k, struct spec_bvh_node *box)
+__device__ inline void load_child_box(const WideNode *wide, int index, int k,
+                                      struct spec_bvh_node *box)
 {
     const float4 *quarters = (const float4 *)&wide[index];
     const float4 lo = __ldg(&quarters[2 * k]), hi = __ldg(&quarters[2 * k + 1]);
@@ -318,8 +324,8 @@ __device__ __noinline__ int every_sphere(const Scene *scene, enum search what, f
  * nearest pending child, drops it if the ray enters it past the best t so far, else tests its
  * wide node's children: a leaf's sphere at once, an inner node's box, held by the wide node, for
  * its entry (spec_bvh_entry widens each box by what rounding can reach: the image's bits rest on
- * it, common/spec_bvh.h); the entered ones are sorted by entry and pushed, the farthest first. The nearest hit is the
- * smallest (t, index), as SPEC.md's loop in file order finds it; a blocker ends the walk. Returns
+ * it, common/spec_bvh.h); the entered ones are sorted by entry and pushed, the farthest first.
+ * The nearest hit is the smallest (t, index), as SPEC.md's loop in file order finds it; a blocker ends the walk. Returns
  * the sphere (or -1) and its t in *distance. Inlined with `what` known, each call keeps only its
  * own branches. */
 __device__ __forceinline__ int search_tree(const Scene *scene, enum search what, float3 origin,
@@ -702,7 +708,8 @@ __global__ void wide_kernel(const Node *nodes, WideNode *wide, int inner)
         add_child(&made, &count, node.right, node.right_lo, node.right_hi);
     }
     while (count < WIDE) {
-        add_child(&made, &count, EMPTY_CHILD, make_float3(0.0f, 0.0f, 0.0f), make_float3(0.0f, 0.0f, 0.0f));
+        const float3 zero = make_float3(0.0f, 0.0f, 0.0f);
+        add_child(&made, &count, EMPTY_CHILD, zero, zero);
     }
     wide[i] = made;
 }
