@@ -1,6 +1,6 @@
 /*
- * Stage 27, a tree four wide: each node of the walk holds four children, the grandchildren of a
- * node of stage 26's binary tree.
+ * Stage 26a (a side stage: it does not pay), a tree four wide: each node of the walk holds four
+ * children, the grandchildren of a node of stage 26's binary tree.
  *
  * Stage 26's walk visits a node, tests its two children's boxes, pushes the entered ones and pops
  * the nearest: a binary tree of 100,000 clustered spheres is about 45 levels deep, and each level
@@ -13,9 +13,10 @@
  * it goes on at is a grandchild of the one before, so the walk visits half the levels. It tests
  * the grandchildren's boxes even where the binary walk would have skipped both under a child's
  * box it missed, and a grandchild that is a leaf has its sphere tested without the child's box
- * culling it first: fewer steps, but up to twice the box tests in a step. Whether that pays is
- * what this stage measures. A walk whose stack would overflow still finishes with the loop over
- * every sphere (stage 26's fallback).
+ * culling it first: fewer steps, but up to twice the box tests in a step. It does not pay here:
+ * as many warp instructions as stage 26's walk, issued less often, its wide nodes missing the L1
+ * cache more (the stage's README has the numbers). A walk whose stack would overflow still
+ * finishes with the loop over every sphere (stage 26's fallback).
  *
  * The image keeps its bits: the boxes are stage 26's exact unions, widened as before, and the
  * nearest hit is the smallest (t, index), whatever order the walk meets the spheres in.
