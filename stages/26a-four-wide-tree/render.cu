@@ -1,9 +1,9 @@
 /*
- * Stage 26a (a side stage: it does not pay), a tree four wide: each node of the walk holds four
- * children, the grandchildren of a node of stage 26's binary tree.
+ * Stage 26a (a side stage: it does not pay), a tree four wide: each node of the walk holds up to
+ * four children, the grandchildren of a node of stage 26's binary tree.
  *
  * Stage 26's walk visits a node, tests its two children's boxes, pushes the entered ones and pops
- * the nearest: a binary tree of 100,000 clustered spheres is about 45 levels deep, and each level
+ * the nearest: a binary tree of 100,000 clustered spheres is some 40 levels deep, and each level
  * is a dependent load, a branch on which child is nearer and a stack operation. Here, after the
  * clustered build, `wide_kernel` gives every binary node a wide node whose children are its
  * grandchildren (a child that is a leaf stays a child): two to four children, their boxes in the

@@ -15,7 +15,7 @@ Columns:
   lanes         thread inst / (32 x warp inst): the share of a warp's lanes doing work
   issue         smsp__issue_active: the share of cycles a scheduler issued an instruction
   occupancy     sm__warps_active, of the 64 warps an SM holds
-  L1, L2        sector hit rates
+  L1, L2        sector hit rates (averages weighted by each launch's time)
   kernel        the launches' time under ncu (its clock control holds the SM clock at base)
   issue floor   warp inst / (132 SMs x 4 schedulers x 1.98 GHz): the kernel if every scheduler
                 issued every cycle at the boost clock, with the same instructions and lanes
@@ -40,6 +40,7 @@ def profile(path):
     lines = [l for l in text.splitlines() if l.startswith('"')]
     per_launch = {}
     for row in csv.DictReader(lines):
+        assert row["Metric Unit"] in ("ns", "hz", "inst", "cycle", "%"), row["Metric Unit"]
         value = float(row["Metric Value"].replace(",", ""))
         per_launch.setdefault(row["ID"], {})[row["Metric Name"]] = value
     launches = list(per_launch.values())
