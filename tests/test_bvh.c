@@ -189,6 +189,110 @@ static void the_hierarchy_finds_what_the_loops_find(void **state)
     assert_true(hits > rays / 4 && shadows > rays / 4 && rounded_hits > 100);
 }
 
+/* ---- The cone test (spec_bvh.h: spec_bvh_cone_entry) ----------------------------------------- */
+
+/* A direction at the cone test's edges: one component set to 0, to a tiny fraction of the
+ * direction's length, to exactly the cone's slope k (either sign; the slope depends on that
+ * component too, so it is set until it stops moving) or to the next float above k; or the
+ * direction kept (kind 0). *at_k counts the components that came out exactly +-k. */
+static struct spec_vec3 edge_direction(struct spec_vec3 origin, struct spec_vec3 d, int kind,
+                                       long long *at_k)
+{
+    float *axis = (int)uniform(0, 3) == 0 ? &d.x : uniform(0, 1) < 0.5 ? &d.y : &d.z;
+    float sign = uniform(0, 1) < 0.5 ? -1.0f : 1.0f;
+    if (kind == 1)
+        *axis = 0.0f;
+    else if (kind == 2)
+        *axis = sign * sqrtf(spec_dot(d, d)) * (float)uniform(1e-9, 1e-6);
+    else if (kind == 3 || kind == 4) {
+        for (int k = 0; k < 8; ++k)
+            *axis = sign * spec_bvh_cone_of_ray(origin, d).slope;
+        if (kind == 4)
+            *axis = nextafterf(*axis, sign * INFINITY);
+        *at_k += fabsf(*axis) == spec_bvh_cone_of_ray(origin, d).slope;
+    }
+    return d;
+}
+
+/* The walk through the cone test finds what the loops over every sphere find, on the random
+ * scenes and rays of the hierarchy's test, half of them with a direction at the cone's edges.
+ * And the test can fail: a cone a tenth as wide loses hits on the same rays; boxes not widened
+ * by spec_bvh_cone_widen_box are counted too (reported, not required to lose any). */
+static void the_cone_test_finds_what_the_loops_find(void **state)
+{
+    (void)state;
+    const float slope = SPEC_BVH_CONE_SLOPE, thin = SPEC_BVH_CONE_SLOPE / 10;
+    long long rays = 0, hits = 0, shadows = 0, at_k = 0, thin_lost = 0, bare_lost = 0;
+    for (size_t c = 0; c < sizeof scales / sizeof *scales; ++c) {
+        rng_state = 0xD1B54A32D192ED03ULL + c;
+        int count = scales[c].count;
+        struct spec_sphere *spheres =
+            random_spheres(count, scales[c].extent, scales[c].r_lo, scales[c].r_hi);
+        struct bvh bvh;
+        assert_int_equal(bvh_build(spheres, count, &bvh), 0);
+        struct spec_bvh_node *widened = malloc((size_t)bvh.node_count * sizeof *widened);
+        assert_non_null(widened);
+        for (int n = 0; n < bvh.node_count; ++n)
+            widened[n] = spec_bvh_cone_widen_box(&bvh.nodes[n]);
+        const struct spec_bvh wide = {widened, bvh.node_count, bvh.order}, bare = bvh_view(&bvh);
+        struct spec_world world = {spheres,   count,     {0, 0, 1}, {0, 0, 0}, {1, 1, 1},
+                                   {1, 1, 1}, 0.1f,      0.7f,      0.7f};
+        for (int r = 0; r < 20000; ++r) {
+            struct ray_case ray = random_ray(spheres, count, scales[c].extent);
+            int kind = r % 2 ? 0 : (int)uniform(1, 5);
+            ray.direction = edge_direction(ray.origin, ray.direction, kind, &at_k);
+            struct spec_vec3 o = ray.origin, d = ray.direction;
+            float t_loops, t_cone;
+            int by_loops = spec_closest_hit(&world, o, d, &t_loops);
+            int by_cone = spec_bvh_cone_closest_hit(&world, &wide, o, d, slope, &t_cone);
+            if (by_loops != by_cone || memcmp(&t_loops, &t_cone, sizeof t_loops) != 0)
+                fail_msg("scale %zu, ray %d: the loops hit sphere %d at t = %.9g, the cone %d at "
+                         "%.9g", c, r, by_loops, (double)t_loops, by_cone, (double)t_cone);
+            float s_loops = spec_shadow(&world, o, d);
+            float s_cone = spec_bvh_cone_shadow(&world, &wide, o, d, slope);
+            if (s_loops != s_cone)
+                fail_msg("scale %zu, ray %d: shadow %g by the loops, %g through the cone", c, r,
+                         (double)s_loops, (double)s_cone);
+            ++rays;
+            hits += by_loops >= 0;
+            shadows += s_loops < 1.0f;
+            /* The weakened tests, on the same ray: a lost hit or shadow counts once. */
+            float t_thin, t_bare;
+            int by_thin = spec_bvh_cone_closest_hit(&world, &wide, o, d, thin, &t_thin);
+            int by_bare = spec_bvh_cone_closest_hit(&world, &bare, o, d, slope, &t_bare);
+            thin_lost += by_thin != by_loops || t_thin != t_loops ||
+                         spec_bvh_cone_shadow(&world, &wide, o, d, thin) != s_loops;
+            bare_lost += by_bare != by_loops || t_bare != t_loops ||
+                         spec_bvh_cone_shadow(&world, &bare, o, d, slope) != s_loops;
+        }
+        /* Rays no scene hits or every box keeps: a zero, a tiny (d.d underflows), a huge (d.d
+         * overflows) and an infinite direction, a NaN origin. */
+        const struct ray_case odd[] = {
+            {{0, 0, 1}, {0, 0, 0}},       {{0, 0, 1}, {1e-20f, -1e-20f, 1e-21f}},
+            {{0, 0, 1}, {1e20f, 3e19f, -2e20f}}, {{0, 0, 1}, {INFINITY, 1, 0}},
+            {{NAN, 0, 1}, {0.3f, -0.2f, -1}},
+        };
+        for (size_t r = 0; r < sizeof odd / sizeof *odd; ++r) {
+            struct spec_vec3 o = odd[r].origin, d = odd[r].direction;
+            float t_loops, t_cone;
+            int by_loops = spec_closest_hit(&world, o, d, &t_loops);
+            int by_cone = spec_bvh_cone_closest_hit(&world, &wide, o, d, slope, &t_cone);
+            assert_int_equal(by_loops, by_cone);
+            assert_memory_equal(&t_loops, &t_cone, sizeof t_loops);
+            float s_cone = spec_bvh_cone_shadow(&world, &wide, o, d, slope);
+            assert_true(spec_shadow(&world, o, d) == s_cone);
+        }
+        free(widened);
+        bvh_free(&bvh);
+        free(spheres);
+    }
+    print_message("# cone: %lld rays (%lld with a direction component exactly +-k): %lld nearest "
+                  "hits and %lld shadows, the same both ways; a tenth of the slope loses %lld "
+                  "rays' answers, boxes not widened %lld\n",
+                  rays, at_k, hits, shadows, thin_lost, bare_lost);
+    assert_true(hits > rays / 4 && shadows > rays / 4 && at_k > 1000 && thin_lost > 0);
+}
+
 /* Many spheres on one centre: no split separates them, and the tree stays within the stack. */
 static void coincident_spheres_keep_the_tree_shallow(void **state)
 {
@@ -427,6 +531,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_hierarchy_finds_what_the_loops_find),
+        cmocka_unit_test(the_cone_test_finds_what_the_loops_find),
         cmocka_unit_test(coincident_spheres_keep_the_tree_shallow),
         cmocka_unit_test(the_cpu_reference_renders_the_same_image_both_ways),
         cmocka_unit_test(a_hundred_thousand_spheres_in_seconds),
