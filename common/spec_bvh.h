@@ -184,8 +184,8 @@ SPEC_FN struct spec_vec3 spec_bvh_inverse(struct spec_vec3 d)
 
 struct spec_bvh_cone {
     float slope;            /* k, in t: SPEC_BVH_CONE_SLOPE |d|; INFINITY keeps every box */
-    int enter_at_hi[3];     /* per axis: the ray enters through hi (d < -k), else through lo */
-    float enter_scale[3];   /* 1/(d + k), or 1/(d - k) for d < -k; 0 for a dropped axis */
+    float enter_scale[3];   /* 1/(d + k), or 1/(d - k) for d < -k (negative: the ray enters
+                               through hi, else through lo); 0 for a dropped axis */
     float enter_shift[3];   /* -o * enter_scale; -INFINITY for a dropped axis (enter -INFINITY) */
     float leave_scale[3];   /* 1/(d - k), or 1/(d + k) for d < -k; 0 for a dropped axis */
     float leave_shift[3];   /* -o * leave_scale; +INFINITY for a dropped axis (leave +INFINITY) */
@@ -208,7 +208,6 @@ SPEC_FN struct spec_bvh_cone spec_bvh_cone_of_ray_sloped(struct spec_vec3 origin
     cone.slope = k;
     for (int axis = 0; axis < 3; ++axis) {
         float toward = 0.0f, away = 0.0f, enter_from = o[axis], leave_from = o[axis];
-        cone.enter_at_hi[axis] = d[axis] < -k;
         if (d[axis] > k) {
             toward = 1.0f / (d[axis] + k);
             away = 1.0f / (d[axis] - k);
@@ -223,7 +222,6 @@ SPEC_FN struct spec_bvh_cone spec_bvh_cone_of_ray_sloped(struct spec_vec3 origin
             float sign = d[axis] < 0.0f ? -1.0f : 1.0f;
             float apex = t_bound * (2.0f * k - fabsf(d[axis])) * 1.0009765625f +
                          fabsf(o[axis]) * 9.5367431640625e-7f;
-            cone.enter_at_hi[axis] = d[axis] < 0.0f;
             toward = sign / (3.0f * k);
             away = sign / k;
             enter_from = o[axis] + sign * apex;
@@ -275,7 +273,9 @@ SPEC_FN struct spec_bvh_node spec_bvh_cone_widen_box(const struct spec_bvh_node 
 SPEC_FN void spec_bvh_cone_axis(float lo, float hi, const struct spec_bvh_cone *cone, int axis,
                                 float *enter, float *leave)
 {
-    float near = cone->enter_at_hi[axis] ? hi : lo, far = cone->enter_at_hi[axis] ? lo : hi;
+    /* The plane the ray enters through: hi where it runs down the axis (a negative scale). */
+    int down = cone->enter_scale[axis] < 0.0f;
+    float near = down ? hi : lo, far = down ? lo : hi;
     *enter = SPEC_BVH_FMA(near, cone->enter_scale[axis], cone->enter_shift[axis]);
     *leave = SPEC_BVH_FMA(far, cone->leave_scale[axis], cone->leave_shift[axis]);
 }
