@@ -279,18 +279,23 @@ __device__ __noinline__ int every_sphere(const Scene *scene, enum search what, f
     return hit;
 }
 
-/* The ray's cone for a walk of hits up to t_max (spec_bvh_cone_for_walk with the root's box as
- * its two children's boxes): an axis the ray runs nearly parallel to is bounded up to where the
- * ray's unbounded cone leaves the later of them (or t_max), so that it culls too. Where an axis
- * gives no bound (NaN), or the root is a leaf, there is no bound but t_max. */
+/* The ray's cone for a walk of hits up to t_max: spec_bvh_cone_for_walk with the root's box as
+ * its two children's boxes. Only a ray with an axis it runs nearly parallel to (|d| at most the
+ * slope: the cone drops the axis, its scales 0) needs the bound, up to where the ray's cone
+ * leaves the later of them (or t_max), so that the axis culls too; for every other ray the bound
+ * changes nothing, and the cone is made once. Where an axis gives no bound (NaN) there is none
+ * but t_max. A root that is a leaf has no boxes to cull. */
 __device__ inline struct spec_bvh_cone cone_of_walk(const Scene *scene,
                                                     struct spec_vec3 origin,
                                                     struct spec_vec3 direction, float t_max)
 {
-    if (scene->root < 0) {
-        return spec_bvh_cone_of_ray_sloped(origin, direction, SPEC_BVH_CONE_SLOPE, t_max);
-    }
     const struct spec_bvh_cone unbounded = spec_bvh_cone_of_ray(origin, direction);
+    const bool every_axis_bounds = unbounded.enter_scale[0] != 0.0f &&
+                                   unbounded.enter_scale[1] != 0.0f &&
+                                   unbounded.enter_scale[2] != 0.0f;
+    if (scene->root < 0 || every_axis_bounds) {
+        return unbounded;
+    }
     struct spec_bvh_node box;
     load_child_box(scene->nodes, scene->root, 0, &box);
     const float leave_left = spec_bvh_cone_leave(&box, &unbounded);
