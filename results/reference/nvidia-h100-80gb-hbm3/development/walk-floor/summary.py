@@ -6,6 +6,8 @@ rays the stage reports (its `rays traced`). Writes summary.txt beside this file.
 26a-four-wide-tree was called 27-four-wide-tree when these were taken (its files are renamed; the
 programs' own output inside still says 27). device-run.sh also checked that stage's exactness
 (dev26.sh: test_big_scenes, TREE_STACK 4 and 8: every image identical) before profiling.
+The files of 27-cone-box-test come from device-run-27.sh (2026-11-26, eighth session: the stage
+as committed; dev26-27.txt its exactness and timing, dev26-27-draft.txt the draft's before it).
 
 Columns:
   rays          the frame's rays (primary, shadow, reflection, the reflection's shadow)
