@@ -165,8 +165,8 @@ SPEC_FN struct spec_vec3 spec_bvh_inverse(struct spec_vec3 d)
  * spec_bvh_entry: 6 sub and 5 max for far, 5 max for size, 2 mul and an add for the margin, 6
  * add/sub of the margin, 6 sub of o, 6 mul, 6 min/max to order each axis, 4 for enter and leave,
  * 3 compares and a NaN test (fused on the GPU: one mul and add become an fma). The cone's
- * selects pick the near plane per axis (a GPU stage can index its loads instead); unfused (CPU,
- * -ffp-contract=off) each fma is a mul and an add: 25.
+ * selects pick the near and far planes per axis from the sign of enter_scale (a GPU stage can
+ * index its loads instead); unfused (CPU, -ffp-contract=off) each fma is a mul and an add: 25.
  */
 #define SPEC_BVH_CONE_SLOPE 1.38e-3f
 #define SPEC_BVH_CONE_EXTENT 1e-5f

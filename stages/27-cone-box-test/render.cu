@@ -279,8 +279,8 @@ __device__ __noinline__ int every_sphere(const Scene *scene, enum search what, f
     return hit;
 }
 
-/* The ray's cone for a walk of hits up to t_max: spec_bvh_cone_for_walk with the root's box as
- * its two children's boxes. Only a ray with an axis it runs nearly parallel to (|d| at most the
+/* The ray's cone for a walk of hits up to t_max: spec_bvh_cone_for_walk with the root's two
+ * children's boxes in place of the root's box. Only a ray with an axis it runs nearly parallel to (|d| at most the
  * slope: the cone drops the axis, its scales 0) needs the bound, up to where the ray's cone
  * leaves the later of them (or t_max), so that the axis culls too; for every other ray the bound
  * changes nothing, and the cone is made once. Where an axis gives no bound (NaN) there is none
