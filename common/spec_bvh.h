@@ -321,11 +321,21 @@ SPEC_FN float spec_bvh_cone_entry(const struct spec_bvh_node *widened_node,
     return enter;
 }
 
+/* Whether the walk enters a node: spec_bvh_entry's test of the ray (cone NULL), or the cone's
+ * (spec_bvh_cone_entry, on a tree whose every node went through spec_bvh_cone_widen_box). */
+SPEC_FN int spec_bvh_walk_enters(const struct spec_bvh_node *node, struct spec_vec3 origin,
+                                 struct spec_vec3 inverse, const struct spec_bvh_cone *cone,
+                                 float t_max)
+{
+    return cone ? spec_bvh_cone_entry(node, cone, t_max) != INFINITY
+                : spec_bvh_may_hit(node, origin, inverse, t_max);
+}
+
 /* spec_closest_hit's answer (SPEC.md section 2: 0 <= t < 100, the first sphere in file order
- * wins a tie), through the hierarchy. */
-SPEC_FN int spec_bvh_closest_hit(const struct spec_world *world, const struct spec_bvh *bvh,
-                                 struct spec_vec3 origin, struct spec_vec3 direction,
-                                 float *t_hit)
+ * wins a tie), through the hierarchy, its boxes tested as spec_bvh_walk_enters says. */
+SPEC_FN int spec_bvh_closest_hit_by(const struct spec_world *world, const struct spec_bvh *bvh,
+                                    struct spec_vec3 origin, struct spec_vec3 direction,
+                                    const struct spec_bvh_cone *cone, float *t_hit)
 {
     float closest = SPEC_FAR_PLANE;
     int hit = -1;
@@ -335,7 +345,7 @@ SPEC_FN int spec_bvh_closest_hit(const struct spec_world *world, const struct sp
     stack[top++] = 0;
     while (top > 0) {
         const struct spec_bvh_node *node = &bvh->nodes[stack[--top]];
-        if (!spec_bvh_may_hit(node, origin, inverse, closest))
+        if (!spec_bvh_walk_enters(node, origin, inverse, cone, closest))
             continue;
         if (node->count == 0) {
             stack[top++] = node->first + 1;
@@ -357,9 +367,10 @@ SPEC_FN int spec_bvh_closest_hit(const struct spec_world *world, const struct sp
 }
 
 /* spec_shadow's answer through the hierarchy: any sphere with t > SPEC_SHADOW_EPSILON (there
- * is no far limit) shadows, so the first one found ends the search. */
-SPEC_FN float spec_bvh_shadow(const struct spec_world *world, const struct spec_bvh *bvh,
-                              struct spec_vec3 origin, struct spec_vec3 direction)
+ * is no far limit) shadows, so the first one found ends the search. Boxes as above. */
+SPEC_FN float spec_bvh_shadow_by(const struct spec_world *world, const struct spec_bvh *bvh,
+                                 struct spec_vec3 origin, struct spec_vec3 direction,
+                                 const struct spec_bvh_cone *cone)
 {
     struct spec_vec3 inverse = spec_bvh_inverse(direction);
     int stack[SPEC_BVH_STACK];
@@ -367,7 +378,7 @@ SPEC_FN float spec_bvh_shadow(const struct spec_world *world, const struct spec_
     stack[top++] = 0;
     while (top > 0) {
         const struct spec_bvh_node *node = &bvh->nodes[stack[--top]];
-        if (!spec_bvh_may_hit(node, origin, inverse, INFINITY))
+        if (!spec_bvh_walk_enters(node, origin, inverse, cone, INFINITY))
             continue;
         if (node->count == 0) {
             stack[top++] = node->first + 1;
@@ -384,72 +395,39 @@ SPEC_FN float spec_bvh_shadow(const struct spec_world *world, const struct spec_
     return 1.0f;
 }
 
-/* spec_bvh_closest_hit through the cone test: the same answer, on a tree whose every node went
- * through spec_bvh_cone_widen_box, with a cone of the given slope (SPEC_BVH_CONE_SLOPE). */
+/* The walks with spec_bvh_entry's box test: what build/cpu-reference uses. */
+SPEC_FN int spec_bvh_closest_hit(const struct spec_world *world, const struct spec_bvh *bvh,
+                                 struct spec_vec3 origin, struct spec_vec3 direction,
+                                 float *t_hit)
+{
+    return spec_bvh_closest_hit_by(world, bvh, origin, direction, 0, t_hit);
+}
+
+SPEC_FN float spec_bvh_shadow(const struct spec_world *world, const struct spec_bvh *bvh,
+                              struct spec_vec3 origin, struct spec_vec3 direction)
+{
+    return spec_bvh_shadow_by(world, bvh, origin, direction, 0);
+}
+
+/* The walks through the cone test, on a tree whose every node went through
+ * spec_bvh_cone_widen_box, with a cone of the given slope (SPEC_BVH_CONE_SLOPE): the same
+ * answers. */
 SPEC_FN int spec_bvh_cone_closest_hit(const struct spec_world *world,
                                       const struct spec_bvh *widened_bvh, struct spec_vec3 origin,
                                       struct spec_vec3 direction, float slope, float *t_hit)
 {
-    float closest = SPEC_FAR_PLANE;
-    struct spec_bvh_cone cone_of_ray =
+    struct spec_bvh_cone cone =
         spec_bvh_cone_for_walk(widened_bvh, origin, direction, slope, SPEC_FAR_PLANE);
-    const struct spec_bvh_cone *cone = &cone_of_ray;
-    int hit = -1;
-    int stack[SPEC_BVH_STACK];
-    int top = 0;
-    stack[top++] = 0;
-    while (top > 0) {
-        const struct spec_bvh_node *node = &widened_bvh->nodes[stack[--top]];
-        if (spec_bvh_cone_entry(node, cone, closest) == INFINITY)
-            continue;
-        if (node->count == 0) {
-            stack[top++] = node->first + 1;
-            stack[top++] = node->first;
-            continue;
-        }
-        for (int k = 0; k < node->count; ++k) {
-            int s = widened_bvh->order[node->first + k];
-            float t;
-            if (spec_intersect(origin, direction, &world->spheres[s], &t) && t >= 0.0f &&
-                (t < closest || (t == closest && hit >= 0 && s < hit))) {
-                closest = t;
-                hit = s;
-            }
-        }
-    }
-    *t_hit = closest;
-    return hit;
+    return spec_bvh_closest_hit_by(world, widened_bvh, origin, direction, &cone, t_hit);
 }
 
-/* spec_bvh_shadow through the cone test (spec_bvh_cone_closest_hit's tree and slope). */
 SPEC_FN float spec_bvh_cone_shadow(const struct spec_world *world,
                                    const struct spec_bvh *widened_bvh, struct spec_vec3 origin,
                                    struct spec_vec3 direction, float slope)
 {
-    struct spec_bvh_cone cone_of_ray =
+    struct spec_bvh_cone cone =
         spec_bvh_cone_for_walk(widened_bvh, origin, direction, slope, INFINITY);
-    const struct spec_bvh_cone *cone = &cone_of_ray;
-    int stack[SPEC_BVH_STACK];
-    int top = 0;
-    stack[top++] = 0;
-    while (top > 0) {
-        const struct spec_bvh_node *node = &widened_bvh->nodes[stack[--top]];
-        if (spec_bvh_cone_entry(node, cone, INFINITY) == INFINITY)
-            continue;
-        if (node->count == 0) {
-            stack[top++] = node->first + 1;
-            stack[top++] = node->first;
-            continue;
-        }
-        for (int k = 0; k < node->count; ++k) {
-            float t;
-            int s = widened_bvh->order[node->first + k];
-            const struct spec_sphere *sphere = &world->spheres[s];
-            if (spec_intersect(origin, direction, sphere, &t) && t > SPEC_SHADOW_EPSILON)
-                return SPEC_SHADOW_FACTOR;
-        }
-    }
-    return 1.0f;
+    return spec_bvh_shadow_by(world, widened_bvh, origin, direction, &cone);
 }
 
 #endif
