@@ -7,9 +7,9 @@
  * global memory, cached in L1: every push and pop is a load or store through L1, sharing its
  * lines and bandwidth with the nodes the walk reads. Here the top SHARED_STACK entries of each
  * thread's stack are a ring in shared memory, laid out slot-major (entry s of thread t at
- * [s][t]), so that a thread's entries stay in its own banks whatever depth its walk is at. A push
+ * [s][t]), so that a thread's entries stay in the same banks whatever depth its walk is at. A push
  * onto a full ring first moves its oldest entry to the local array; a pop from an empty ring
- * takes the local array's top. Walks that stay within the ring touch no local memory at all. The
+ * takes the local array's top. Walks that stay within the ring keep their stack on-chip. The
  * walk, its order and the image are stage 28's; it is slower (README.md).
  *
  * Builds on 28-registers-not-arrays.
@@ -224,9 +224,9 @@ struct Pending {
 
 /* The top of every thread's stack: SHARED_STACK slots a thread, slot s of the block's thread t
  * at [s][t] (the block's threads in x-major order), so that the threads of a warp at the same
- * slot touch 32 consecutive 8-byte entries, 256 bytes in two wavefronts, and threads at other
- * slots the same banks in other rows. 8 slots of 256 threads are 16 KB a block, 80 KB for the
- * five blocks an SM holds. */
+ * slot touch 32 consecutive 8-byte entries, and a thread's entries stay in the same banks at
+ * every slot (an entry's two 4-byte words 8 bytes apart put lanes t and t + 16 in one bank).
+ * 8 slots of 256 threads are 16 KB a block, 80 KB for the five blocks an SM holds. */
 #ifndef SHARED_STACK
 #define SHARED_STACK 8
 #endif
