@@ -24,7 +24,8 @@ path-tracing track's, tools/scaling.sh --track pt: RESULTS/GPU-SLUG/pt-scaling):
               second (summary.md: a table of its medians against the scenes, and a column)
   FOLDER/scaling.png  kernel time (CUDA events; the path tracer's render loop) against the
               scene's sphere count, log-log: a line with markers per stage at its medians,
-              whiskers from min to max.
+              whiskers from min to max (side stages dashed; past ten stages the colours
+              come back with another marker).
 Needs matplotlib; without it prints that the plots were skipped.
 Usage: python3 tools/plot.py RESULTS/GPU-SLUG
        python3 tools/plot.py --compare RESULTS [--with REFERENCE]
@@ -33,6 +34,7 @@ Usage: python3 tools/plot.py RESULTS/GPU-SLUG
 """
 import math
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -278,7 +280,13 @@ def plot_scaling(plt, summary, gpu, path, pt=False):
     scenes = sm.scaling_scenes(summary)
     stages = sorted({stage for stage, _ in summary}, key=sm.stage_key)
     fig, ax = plt.subplots(figsize=(8, 5.5))
-    for stage in stages:
+    # Ten colours, then the same colours with another marker, so that no two lines look alike;
+    # side stages (a letter after the number) dashed.
+    markers = "os^Dv"
+    for index, stage in enumerate(stages):
+        side = re.match(r"p?\d+[a-z]-", stage) is not None
+        style = dict(color=f"C{index % 10}", marker=markers[index // 10 % len(markers)],
+                     linestyle="--" if side else "-")
         points = []
         for scene, _ in scenes:
             entry = summary.get((stage, scene), {})
@@ -290,7 +298,7 @@ def plot_scaling(plt, summary, gpu, path, pt=False):
             continue
         ax.errorbar([p[0] for p in points], [p[1] for p in points],
                     yerr=[[max(p[1] - p[2], 0) for p in points], [max(p[3] - p[1], 0) for p in points]],
-                    fmt="o-", capsize=4, label=stage)
+                    capsize=4, label=stage, **style)
     ax.set_xscale("log")
     ax.set_yscale("log")
     counts = [count for _, count in scenes if count > 0]

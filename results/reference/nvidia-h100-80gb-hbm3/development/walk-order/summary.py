@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""The walk's order and the warp's rays, from Nsight Compute's counters (ncu --metrics): for each
+ncu-*.csv in this folder (device-run.sh, 2026-11-27, on the H100: stages 28-registers-not-arrays,
+29-only-far-child-pushed and 30-warp-tiles), the render kernel's 16 launches of one frame summed
+(time-weighted for rates). Writes summary.txt beside this file and prints it.
+
+Columns:
+  warp inst     warp instructions issued (smsp__inst_executed.sum), G
+  lanes         the share of a warp's 32 lanes that execute an issued instruction
+                (smsp__thread_inst_executed.sum / 32 warp instructions)
+  local ld, st  warp-level local-memory load and store instructions (SASS), G
+  global ld     warp-level global-memory load instructions (SASS), G
+  L1            L1 sector hit rate (time-weighted)
+  issue         smsp__issue_active: the share of cycles a scheduler issued an instruction
+  kernel        the 16 launches' time under ncu, which runs them one at a time at its clock
+                control's base clock: compare stages by their counters, not by these times
+Usage: python3 summary.py"""
+
+import csv
+import glob
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def profile(path):
+    """Sums and time-weighted averages over the file's kernel launches."""
+    lines = [line for line in open(path) if line.startswith('"')]
+    per_launch = {}
+    for row in csv.DictReader(lines):
+        value = float(row["Metric Value"].replace(",", ""))
+        per_launch.setdefault(row["ID"], {})[row["Metric Name"]] = value
+    launches = list(per_launch.values())
+    total = lambda m: sum(launch.get(m, 0.0) for launch in launches)
+    time_ns = total("gpu__time_duration.sum")
+    weighted = lambda m: sum(l[m] * l["gpu__time_duration.sum"] for l in launches) / time_ns
+    return {
+        "launches": len(launches), "time_ms": time_ns / 1e6,
+        "clock_ghz": weighted("sm__cycles_elapsed.avg.per_second") / 1e9,
+        "inst": total("smsp__inst_executed.sum"),
+        "lanes": total("smsp__thread_inst_executed.sum") / (32 * total("smsp__inst_executed.sum")),
+        "local_ld": total("smsp__sass_inst_executed_op_local_ld.sum"),
+        "local_st": total("smsp__sass_inst_executed_op_local_st.sum"),
+        "global_ld": total("smsp__sass_inst_executed_op_global_ld.sum"),
+        "l1": weighted("l1tex__t_sector_hit_rate.pct"),
+        "issue": weighted("smsp__issue_active.avg.pct_of_peak_sustained_active"),
+    }
+
+
+def main():
+    head = ["stage-scene", "warp inst G", "lanes", "local ld G", "local st G", "global ld G",
+            "L1", "issue", "kernel ms (clock, launches)"]
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for path in sorted(glob.glob(os.path.join(HERE, "ncu-*.csv"))):
+        p = profile(path)
+        g = lambda k: f"{p[k] / 1e9:.2f}"
+        out.append("| " + " | ".join([
+            os.path.basename(path)[4:-4], f"{p['inst'] / 1e9:.1f}", f"{100 * p['lanes']:.0f}%",
+            g("local_ld"), g("local_st"), g("global_ld"), f"{p['l1']:.1f}%", f"{p['issue']:.0f}%",
+            f"{p['time_ms']:.1f} ({p['clock_ghz']:.2f} GHz, {p['launches']})"]) + " |")
+    title = "# The walk's order and the warp's rays: Nsight Compute counters of one frame (summary.py)"
+    text = "\n".join([title, ""] + out) + "\n"
+    open(os.path.join(HERE, "summary.txt"), "w").write(text)
+    print(text, end="")
+
+
+if __name__ == "__main__":
+    main()
