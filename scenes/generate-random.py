@@ -3,7 +3,8 @@
 the scenes the acceleration-structure chapter is timed on (stages 22 on).
 
 The spheres overlap freely (placement ignores the others), their radii span a factor of 20,
-and they fill the part of space the camera sees (x, y within the view, z from -2 to -14), so
+and they fill the space around what the camera sees (z from -2 to -14, x and y over twice the
+view's width: about 30% of them in view, the rest seen in reflections), so
 that the image has about as much sky as the benchmark's whatever the count: the radii shrink
 as the count grows (the spheres' total volume stays the same). Deterministic: the same COUNT and
 --seed give the same file on every machine (Python's random.Random, Mersenne Twister, whose
@@ -87,7 +88,9 @@ def main(argv):
                  "two lamps, at most 100,000 spheres)")
     for _ in range(args.count):
         z = rng.uniform(-14.0, -2.0)
-        # Within the view: the camera at z = 1 sees x, y in [-1, 1] at z = 0, so |x| < 1 - z.
+        # Around the view: the camera at z = 1 sees |x|, |y| < (1 - z) / 2 (the image plane spans
+        # [-1, 1] at z = -1); the spheres spread over twice that across, and from y = -2 up,
+        # so about 30% of them are in view and the rest are seen in reflections.
         reach = 1.0 - z
         x = rng.uniform(-reach, reach)
         y = rng.uniform(-2.0, reach)
