@@ -34,7 +34,6 @@ Usage: python3 tools/plot.py RESULTS/GPU-SLUG
 """
 import math
 import os
-import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -284,9 +283,8 @@ def plot_scaling(plt, summary, gpu, path, pt=False):
     # side stages (a letter after the number) dashed.
     markers = "os^Dv"
     for index, stage in enumerate(stages):
-        side = re.match(r"p?\d+[a-z]-", stage) is not None
         style = dict(color=f"C{index % 10}", marker=markers[index // 10 % len(markers)],
-                     linestyle="--" if side else "-")
+                     linestyle="--" if sm.manifest(stage).get("kind") == "side" else "-")
         points = []
         for scene, _ in scenes:
             entry = summary.get((stage, scene), {})

@@ -25,12 +25,15 @@ Columns:
                 warp busy (perfect coherence), the least time these instructions can take
 Usage: python3 summary.py"""
 
-import csv
 import glob
 import os
 import re
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "..", "..", "tools"))
+from ncu_frame import read_launches, time_weighted, total  # noqa: E402
+
 SCHEDULERS = 132 * 4      # H100 SXM: 132 SMs of 4 schedulers, one warp instruction a cycle each
 BOOST_HZ = 1.98e9         # gpu.txt: clocks.max.sm 1980 MHz
 
@@ -39,25 +42,18 @@ def profile(path):
     """Sums and time-weighted averages over the file's kernel launches, and its rays."""
     text = open(path).read()
     rays = int(re.search(r"(\d+) rays traced", text).group(1)) if "rays traced" in text else None
-    lines = [l for l in text.splitlines() if l.startswith('"')]
-    per_launch = {}
-    for row in csv.DictReader(lines):
-        assert row["Metric Unit"] in ("ns", "hz", "inst", "cycle", "%"), row["Metric Unit"]
-        value = float(row["Metric Value"].replace(",", ""))
-        per_launch.setdefault(row["ID"], {})[row["Metric Name"]] = value
-    launches = list(per_launch.values())
-    total = lambda m: sum(l[m] for l in launches)
-    time_ns = total("gpu__time_duration.sum")
-    weighted = lambda m: sum(l[m] * l["gpu__time_duration.sum"] for l in launches) / time_ns
+    launches = read_launches(path)
+    t = lambda m: total(launches, m)
+    w = lambda m: time_weighted(launches, m)
     return {
-        "launches": len(launches), "rays": rays, "time_ms": time_ns / 1e6,
-        "clock_ghz": weighted("sm__cycles_elapsed.avg.per_second") / 1e9,
-        "inst": total("smsp__inst_executed.sum"), "thread": total("smsp__thread_inst_executed.sum"),
-        "issue": weighted("smsp__issue_active.avg.pct_of_peak_sustained_active"),
-        "occupancy": weighted("sm__warps_active.avg.pct_of_peak_sustained_active"),
-        "l1": weighted("l1tex__t_sector_hit_rate.pct"), "l2": weighted("lts__t_sector_hit_rate.pct"),
-        "local": total("smsp__sass_inst_executed_op_local_ld.sum")
-        + total("smsp__sass_inst_executed_op_local_st.sum"),
+        "launches": len(launches), "rays": rays, "time_ms": t("gpu__time_duration.sum") / 1e6,
+        "clock_ghz": w("sm__cycles_elapsed.avg.per_second") / 1e9,
+        "inst": t("smsp__inst_executed.sum"), "thread": t("smsp__thread_inst_executed.sum"),
+        "issue": w("smsp__issue_active.avg.pct_of_peak_sustained_active"),
+        "occupancy": w("sm__warps_active.avg.pct_of_peak_sustained_active"),
+        "l1": w("l1tex__t_sector_hit_rate.pct"), "l2": w("lts__t_sector_hit_rate.pct"),
+        "local": t("smsp__sass_inst_executed_op_local_ld.sum")
+        + t("smsp__sass_inst_executed_op_local_st.sum"),
     }
 
 

@@ -16,34 +16,29 @@ Columns:
                 control's base clock: compare stages by their counters, not by these times
 Usage: python3 summary.py"""
 
-import csv
 import glob
 import os
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "..", "..", "tools"))
+from ncu_frame import read_launches, time_weighted, total  # noqa: E402
 
 
 def profile(path):
     """Sums and time-weighted averages over the file's kernel launches."""
-    lines = [line for line in open(path) if line.startswith('"')]
-    per_launch = {}
-    for row in csv.DictReader(lines):
-        value = float(row["Metric Value"].replace(",", ""))
-        per_launch.setdefault(row["ID"], {})[row["Metric Name"]] = value
-    launches = list(per_launch.values())
-    total = lambda m: sum(launch.get(m, 0.0) for launch in launches)
-    time_ns = total("gpu__time_duration.sum")
-    weighted = lambda m: sum(l[m] * l["gpu__time_duration.sum"] for l in launches) / time_ns
+    launches = read_launches(path)
+    t = lambda m: total(launches, m)
     return {
-        "launches": len(launches), "time_ms": time_ns / 1e6,
-        "clock_ghz": weighted("sm__cycles_elapsed.avg.per_second") / 1e9,
-        "inst": total("smsp__inst_executed.sum"),
-        "lanes": total("smsp__thread_inst_executed.sum") / (32 * total("smsp__inst_executed.sum")),
-        "local_ld": total("smsp__sass_inst_executed_op_local_ld.sum"),
-        "local_st": total("smsp__sass_inst_executed_op_local_st.sum"),
-        "global_ld": total("smsp__sass_inst_executed_op_global_ld.sum"),
-        "l1": weighted("l1tex__t_sector_hit_rate.pct"),
-        "issue": weighted("smsp__issue_active.avg.pct_of_peak_sustained_active"),
+        "launches": len(launches), "time_ms": t("gpu__time_duration.sum") / 1e6,
+        "clock_ghz": time_weighted(launches, "sm__cycles_elapsed.avg.per_second") / 1e9,
+        "inst": t("smsp__inst_executed.sum"),
+        "lanes": t("smsp__thread_inst_executed.sum") / (32 * t("smsp__inst_executed.sum")),
+        "local_ld": t("smsp__sass_inst_executed_op_local_ld.sum"),
+        "local_st": t("smsp__sass_inst_executed_op_local_st.sum"),
+        "global_ld": t("smsp__sass_inst_executed_op_global_ld.sum"),
+        "l1": time_weighted(launches, "l1tex__t_sector_hit_rate.pct"),
+        "issue": time_weighted(launches, "smsp__issue_active.avg.pct_of_peak_sustained_active"),
     }
 
 
