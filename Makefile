@@ -153,7 +153,7 @@ HEADERS := $(wildcard common/*.h common/pathtrace/*.h)
 all: stages tools
 stages: $(STAGE_BINS) $(PT_STAGE_BINS) $(PT_BENCH_BINS)
 tools: $(BUILD)/cpu-reference $(BUILD)/pt-reference $(BUILD)/compare-images \
-       $(BUILD)/check-shared-reciprocal $(BUILD)/png-bench
+       $(BUILD)/check-shared-reciprocal $(BUILD)/png-bench $(BUILD)/walk-work
 tests: $(TEST_BINS)
 
 # Rebuild the GPU code when its flags (architectures, FMAD) change.
@@ -216,6 +216,10 @@ $(BUILD)/check-shared-reciprocal: tools/check-shared-reciprocal.cu $(BUILD)/obj/
 
 $(BUILD)/compare-images: $(BUILD)/obj/compare_images_main.o $(BUILD)/libcommon.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+# The work an exact walk leaves a ray, and its floor on a GPU (tools/walk-work.c, stage 30's README).
+$(BUILD)/walk-work: tools/walk-work.c $(BUILD)/libcommon.a $(HEADERS)
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libcommon.a $(LDLIBS)
 
 # The PNG encoders timed on one image (tools/png-bench.c; common/png_encode.c has the numbers).
 $(BUILD)/png-bench: tools/png-bench.c $(BUILD)/libcommon.a $(HEADERS)

@@ -39,8 +39,12 @@
 /* And by this fraction of the box's largest coordinate, for the rounding of centre +- radius. */
 #define SPEC_BVH_ROUNDING 1e-6f
 /* A leaf holds at most this many spheres; the tree is balanced, so its depth is at most
- * log2(100,000 / 1) + 1 < 18 and a stack of SPEC_BVH_STACK nodes is always enough. */
+ * log2(100,000 / 1) + 1 < 18 and a stack of SPEC_BVH_STACK nodes is always enough. (Another
+ * size, -DSPEC_BVH_LEAF_SPHERES=N for bvh.c and its users, gives the same answers: tools/walk-work
+ * is built so to count what the size changes.) */
+#ifndef SPEC_BVH_LEAF_SPHERES
 #define SPEC_BVH_LEAF_SPHERES 4
+#endif
 #define SPEC_BVH_STACK 64
 
 struct spec_bvh_node {

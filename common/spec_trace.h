@@ -195,6 +195,44 @@ SPEC_FN float spec_find_shadow(const struct spec_world *world, const struct spec
     return bvh ? spec_bvh_shadow(world, bvh, origin, direction) : spec_shadow(world, origin, direction);
 }
 
+/* Where the primary ray from origin along direction meets sphere at t: the point, its normal,
+ * the unit vector to the light, the light's direction mirrored about the normal (where the
+ * reflection ray goes) and the point lifted off the surface (where the shadow and reflection
+ * rays start). */
+struct spec_surface {
+    struct spec_vec3 point, normal, to_light, mirrored, lifted;
+};
+
+SPEC_FN struct spec_surface spec_surface_at(const struct spec_world *world,
+                                            struct spec_vec3 origin, struct spec_vec3 direction,
+                                            float t, const struct spec_sphere *sphere)
+{
+    struct spec_surface s;
+    s.point = spec_add(origin, spec_scale(t, direction));
+    s.normal = spec_norm(spec_sub(s.point, sphere->centre));
+    s.to_light = spec_norm(spec_sub(world->light_position, s.point));
+    struct spec_vec3 from_light = spec_scale(-1.0f, s.to_light);
+    s.mirrored = spec_norm(
+        spec_sub(from_light, spec_scale(2.0f * spec_dot(from_light, s.normal), s.normal)));
+    s.lifted = spec_add(s.point, spec_scale(SPEC_SURFACE_OFFSET, s.normal));
+    return s;
+}
+
+/* The shadow ray of the point where the reflection ray (from lifted along mirrored) meets other
+ * at t: its origin, lifted off that surface, and its direction (to the light, shifted as the
+ * origin is). */
+SPEC_FN void spec_reflection_shadow_ray(const struct spec_world *world, struct spec_vec3 lifted,
+                                        struct spec_vec3 mirrored, float t,
+                                        const struct spec_sphere *other,
+                                        struct spec_vec3 *origin, struct spec_vec3 *direction)
+{
+    struct spec_vec3 q = spec_add(lifted, spec_scale(t, mirrored));
+    struct spec_vec3 q_normal = spec_norm(spec_sub(q, other->centre));
+    *origin = spec_add(q, spec_scale(SPEC_SURFACE_OFFSET, q_normal));
+    *direction =
+        spec_add(spec_sub(world->light_position, q), spec_scale(SPEC_SURFACE_OFFSET, q_normal));
+}
+
 /* The colour of pixel (i, j) as the float the frame buffer holds (0..255.999), and the number
  * of rays traced for it (1 primary, +1 shadow +1 reflection on a hit, +1 shadow when the
  * reflection hits). With a hierarchy (bvh, not NULL) the hits are looked up through it, with the
@@ -211,15 +249,10 @@ SPEC_FN struct spec_vec3 spec_trace_pixel(const struct spec_world *world, const 
         return world->background;
 
     const struct spec_sphere *sphere = &world->spheres[hit];
-    struct spec_vec3 point = spec_add(origin, spec_scale(t, direction));
-    struct spec_vec3 normal = spec_norm(spec_sub(point, sphere->centre));
-    struct spec_vec3 to_viewer = spec_norm(spec_sub(world->camera, point));
-    struct spec_vec3 to_light = spec_norm(spec_sub(world->light_position, point));
-    struct spec_vec3 from_light = spec_scale(-1.0f, to_light);
-    struct spec_vec3 mirrored =
-        spec_norm(spec_sub(from_light, spec_scale(2.0f * spec_dot(from_light, normal), normal)));
-
-    struct spec_vec3 lifted = spec_add(point, spec_scale(SPEC_SURFACE_OFFSET, normal));
+    struct spec_surface surface_point = spec_surface_at(world, origin, direction, t, sphere);
+    struct spec_vec3 normal = surface_point.normal, to_light = surface_point.to_light;
+    struct spec_vec3 mirrored = surface_point.mirrored, lifted = surface_point.lifted;
+    struct spec_vec3 to_viewer = spec_norm(spec_sub(world->camera, surface_point.point));
     float shadow = spec_find_shadow(world, bvh, lifted, spec_sub(world->light_position, lifted));
 
     struct spec_vec3 reflected;
@@ -228,11 +261,9 @@ SPEC_FN struct spec_vec3 spec_trace_pixel(const struct spec_world *world, const 
     *rays += 2;
     if (reflection_hit >= 0) {
         const struct spec_sphere *other = &world->spheres[reflection_hit];
-        struct spec_vec3 q = spec_add(lifted, spec_scale(t_reflection, mirrored));
-        struct spec_vec3 q_normal = spec_norm(spec_sub(q, other->centre));
-        struct spec_vec3 q_lifted = spec_add(q, spec_scale(SPEC_SURFACE_OFFSET, q_normal));
-        struct spec_vec3 q_to_light =
-            spec_add(spec_sub(world->light_position, q), spec_scale(SPEC_SURFACE_OFFSET, q_normal));
+        struct spec_vec3 q_lifted, q_to_light;
+        spec_reflection_shadow_ray(world, lifted, mirrored, t_reflection, other, &q_lifted,
+                                   &q_to_light);
         float reflection_shadow = spec_find_shadow(world, bvh, q_lifted, q_to_light);
         reflected = spec_scale(reflection_shadow, other->colour);
         *rays += 1;

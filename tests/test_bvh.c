@@ -527,6 +527,54 @@ static void a_tie_goes_to_the_first_sphere_in_file_order(void **state)
     }
 }
 
+/* tools/walk-work counts what an exact walk tests: in a scene of one sphere the tree is one leaf,
+ * so every ray tests one box (the root) and at most one sphere; on the benchmark its answers are
+ * the reference walk's; bad options get one line and exit 2. */
+static void walk_work_counts_the_boxes_and_spheres_a_ray_tests(void **state)
+{
+    (void)state;
+    char *dir = make_temporary_folder();
+    char scene[128];
+    snprintf(scene, sizeof scene, "%s/one.scene", dir);
+    FILE *f = fopen(scene, "w");
+    assert_non_null(f);
+    fputs("size 16 16\ncamera 0 0 1\nbackground 0 0 0\nlight 1 3 1\nlight_colour 1 1 1\n"
+          "ambient 0.1\ndiffuse 0.7\nspecular 0.7\nsphere 1 0 0 -3 1 0 0\n", f);
+    fclose(f);
+    struct command_result *r =
+        run_shell("%s/walk-work --scene %s --step 1", test_build_dir(), scene);
+    assert_int_equal(r->exit_code, 0);
+    assert_non_null(strstr(r->out, "256 pixels traced"));
+    assert_non_null(strstr(r->out, "every answer the reference's"));
+    const char *kinds[] = {"\nprimary ", "\nshadow ", "\nreflection "};
+    for (int k = 0; k < 3; ++k) {
+        const char *row = strstr(r->out, kinds[k]);
+        assert_non_null(row);
+        double rays, boxes, spheres;
+        assert_int_equal(sscanf(row + strlen(kinds[k]), "%lf %lf %lf", &rays, &boxes, &spheres), 3);
+        assert_true(rays > 0.0);
+        assert_true(boxes == 1.0);
+        assert_true(spheres > 0.0 && spheres <= 1.0);
+    }
+    remove_temporary_folder(dir);
+
+    r = run_shell("%s/walk-work --scene scenes/quick.scene --size 64x64 --step 2",
+                  test_build_dir());
+    assert_int_equal(r->exit_code, 0);
+    assert_non_null(strstr(r->out, "1024 pixels traced"));
+    assert_non_null(strstr(r->out, "every answer the reference's"));
+    assert_non_null(strstr(r->out, "ms with every lane busy every cycle"));
+
+    r = run_shell("%s/walk-work --scene scenes/quick.scene --step 0", test_build_dir());
+    assert_int_equal(r->exit_code, 2);
+    assert_string_equal(r->err, "walk-work: error: --step needs a valid value (see --help)\n");
+    r = run_shell("%s/walk-work --scene /nonexistent.scene", test_build_dir());
+    assert_int_equal(r->exit_code, 2);
+    assert_non_null(strstr(r->err, "walk-work: error: "));
+    assert_null(strchr(strchr(r->err, '\n') + 1, '\n'));
+    assert_string_equal(r->out, "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -538,6 +586,7 @@ int main(void)
         cmocka_unit_test(the_path_tracers_hierarchy_finds_what_its_loop_finds),
         cmocka_unit_test(the_path_tracing_reference_sums_the_same_both_ways),
         cmocka_unit_test(a_tie_goes_to_the_first_sphere_in_file_order),
+        cmocka_unit_test(walk_work_counts_the_boxes_and_spheres_a_ray_tests),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

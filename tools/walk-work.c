@@ -1,0 +1,302 @@
+/* walk-work: how much work an exact walk of the best tree the course builds leaves a ray, counted
+ * on the CPU, and the least time that work can take on a GPU without ray-tracing cores.
+ *
+ *   build/walk-work --scene FILE [--size WxH] [--step N] [--sms N] [--clock-ghz F]
+ *
+ * It traces the rays of every N-th pixel (default 16) of each N-th row of a WxH frame (default
+ * the scene's size), as SPEC.md section 2 does (a primary ray; on a hit a shadow ray and a
+ * reflection; a shadow ray where the reflection hits), through the CPU reference's tree
+ * (common/bvh.c: binned surface area heuristic, leaves of up to SPEC_BVH_LEAF_SPHERES spheres)
+ * with the chapter's best walk: the cone box test (stage 27), both children's boxes tested from
+ * the parent (stage 25), the nearer entered child first and the farther skipped once the hit is
+ * nearer (stage 24), shadow rays ending at the first blocker. Every answer is checked against
+ * spec_bvh_closest_hit and spec_bvh_shadow (the reference's walk): a mismatch is an error.
+ *
+ * It prints, for each kind of ray, the rays a pixel and the boxes and spheres a ray tests, and
+ * the frame's floor: the operations those tests need at the least (BOX_OPERATIONS and
+ * SPHERE_OPERATIONS below; no loads, no stack, no loop counted) divided by what the GPU's lanes
+ * can execute (--sms SMs x 4 schedulers x 32 lanes x --clock-ghz, default the H100 SXM's 132 SMs
+ * at its 1.98 GHz boost clock): the time of a kernel that issues every cycle with every lane busy
+ * and does nothing but these tests. Exit status 0, 1 when an answer differs, 2 on bad input. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bvh.h"
+#include "scene.h"
+
+static const char *const program = "walk-work";
+
+/* The least arithmetic of one test, in the GPU's operations (a fused multiply-add is one):
+ * - a box through the cone (spec_bvh.h's table): 6 fma, 5 min/max, 2 compares; its 6 selects
+ *   left out, since a GPU walk can pick the near and far planes by indexing its loads;
+ * - a sphere that is missed, the usual case (spec_intersect up to its discriminant's sign): 3
+ *   subtractions for oc, 3 for d.oc, 1 to double it, 4 for oc.oc - r*r, 2 for b*b - 4ak (4a once
+ *   a ray), 1 compare. */
+#define BOX_OPERATIONS 13
+#define SPHERE_OPERATIONS 14
+
+enum ray_kind { PRIMARY, SHADOW, REFLECTION, REFLECTION_SHADOW, KINDS };
+static const char *const kind_names[KINDS] = {"primary", "shadow", "reflection",
+                                              "reflection's shadow"};
+
+struct work {
+    unsigned long long rays, boxes, spheres;
+};
+
+/* The nearer entered child first, the farther pushed, a pushed node skipped once the hit is
+ * nearer than where the ray enters it; shadow (any_hit) ends at the first blocker past
+ * SPEC_SHADOW_EPSILON. Returns the sphere hit (closest) or 1 when blocked (any_hit), else -1
+ * or 0; counts each box and sphere tested into work. */
+static int walk(const struct spec_world *world, const struct spec_bvh *tree,
+                struct spec_vec3 origin, struct spec_vec3 direction, int any_hit, float *t_hit,
+                struct work *work)
+{
+    float closest = any_hit ? INFINITY : SPEC_FAR_PLANE;
+    struct spec_bvh_cone cone = spec_bvh_cone_for_walk(tree, origin, direction,
+                                                       SPEC_BVH_CONE_SLOPE, closest);
+    int stack[SPEC_BVH_STACK];
+    float stack_entry[SPEC_BVH_STACK];
+    int top = 0, hit = -1;
+    work->rays++;
+    work->boxes++;
+    float root_entry = spec_bvh_cone_entry(&tree->nodes[0], &cone, closest);
+    if (root_entry != INFINITY) {
+        stack[top] = 0;
+        stack_entry[top++] = root_entry;
+    }
+    while (top > 0) {
+        --top;
+        if (stack_entry[top] > closest)
+            continue;
+        const struct spec_bvh_node *node = &tree->nodes[stack[top]];
+        while (node->count == 0) {
+            int near = node->first, far = node->first + 1;
+            float near_entry = spec_bvh_cone_entry(&tree->nodes[near], &cone, closest);
+            float far_entry = spec_bvh_cone_entry(&tree->nodes[far], &cone, closest);
+            work->boxes += 2;
+            if (far_entry < near_entry) {
+                int n = near;
+                float e = near_entry;
+                near = far, near_entry = far_entry, far = n, far_entry = e;
+            }
+            if (far_entry != INFINITY) {
+                stack[top] = far;
+                stack_entry[top++] = far_entry;
+            }
+            if (near_entry == INFINITY)
+                break;
+            node = &tree->nodes[near];
+        }
+        if (node->count == 0)
+            continue;
+        for (int k = 0; k < node->count; ++k) {
+            int s = tree->order[node->first + k];
+            float t;
+            work->spheres++;
+            if (!spec_intersect(origin, direction, &world->spheres[s], &t))
+                continue;
+            if (any_hit) {
+                if (t > SPEC_SHADOW_EPSILON)
+                    return 1;
+            } else if (t >= 0.0f && (t < closest || (t == closest && hit >= 0 && s < hit))) {
+                closest = t;
+                hit = s;
+            }
+        }
+    }
+    if (any_hit)
+        return 0;
+    *t_hit = closest;
+    return hit;
+}
+
+/* The reference's answer, to hold the counted walk to it. */
+static int check(int same, const char *what, int i, int j)
+{
+    if (!same)
+        fprintf(stderr, "%s: error: the counted walk's %s differs from the reference's at pixel "
+                        "(%d, %d)\n", program, what, i, j);
+    return same;
+}
+
+/* SPEC.md's rays of pixel (i, j) as spec_trace_pixel makes them (spec_surface_at,
+ * spec_reflection_shadow_ray), without its shading, each walked and counted. 0, or -1 when an answer differs from the reference's walk. */
+static int trace_pixel(const struct spec_world *world, const struct spec_bvh *reference,
+                       const struct spec_bvh *tree, int i, int j, int width, int height,
+                       struct work work[KINDS])
+{
+    struct spec_vec3 origin = world->camera;
+    struct spec_vec3 direction = spec_primary_direction(i, j, width, height, origin);
+    float t, t_ref;
+    int hit = walk(world, tree, origin, direction, 0, &t, &work[PRIMARY]);
+    int hit_ref = spec_bvh_closest_hit(world, reference, origin, direction, &t_ref);
+    if (!check(hit == hit_ref && (hit < 0 || t == t_ref), "primary hit", i, j))
+        return -1;
+    if (hit < 0)
+        return 0;
+    struct spec_surface surface =
+        spec_surface_at(world, origin, direction, t, &world->spheres[hit]);
+    struct spec_vec3 lifted = surface.lifted, mirrored = surface.mirrored;
+    struct spec_vec3 to_light_ray = spec_sub(world->light_position, lifted);
+
+    int blocked = walk(world, tree, lifted, to_light_ray, 1, NULL, &work[SHADOW]);
+    if (!check((blocked ? SPEC_SHADOW_FACTOR : 1.0f) == spec_bvh_shadow(world, reference, lifted,
+                                                                        to_light_ray),
+               "shadow", i, j))
+        return -1;
+
+    hit = walk(world, tree, lifted, mirrored, 0, &t, &work[REFLECTION]);
+    hit_ref = spec_bvh_closest_hit(world, reference, lifted, mirrored, &t_ref);
+    if (!check(hit == hit_ref && (hit < 0 || t == t_ref), "reflection hit", i, j))
+        return -1;
+    if (hit < 0)
+        return 0;
+    struct spec_vec3 q_lifted, q_to_light;
+    spec_reflection_shadow_ray(world, lifted, mirrored, t, &world->spheres[hit], &q_lifted,
+                               &q_to_light);
+    blocked = walk(world, tree, q_lifted, q_to_light, 1, NULL, &work[REFLECTION_SHADOW]);
+    if (!check((blocked ? SPEC_SHADOW_FACTOR : 1.0f) ==
+                   spec_bvh_shadow(world, reference, q_lifted, q_to_light),
+               "reflection's shadow", i, j))
+        return -1;
+    return 0;
+}
+
+static int parse_int(const char *text, int lo, int hi, int *value)
+{
+    char *end;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end || v < lo || v > hi)
+        return -1;
+    *value = (int)v;
+    return 0;
+}
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: %s --scene FILE [--size WxH] [--step N] [--sms N] [--clock-ghz F]\n"
+            "  Counts the boxes and spheres an exact walk of the CPU reference's tree tests a\n"
+            "  ray (every N-th pixel and row of a WxH frame: default the scene's size, N 16),\n"
+            "  and the least time those tests take on N SMs at F GHz (default 132 and 1.98,\n"
+            "  the H100 SXM's), every lane busy every cycle.\n",
+            program);
+}
+
+int main(int argc, char **argv)
+{
+    const char *scene_path = NULL;
+    int width = 0, height = 0, step = 16, sms = 132;
+    double clock_ghz = 1.98;
+    for (int a = 1; a < argc; ++a) {
+        const char *value = a + 1 < argc ? argv[a + 1] : NULL;
+        if (!strcmp(argv[a], "--help")) {
+            usage(stdout);
+            return 0;
+        }
+        int bad = !value;
+        if (bad) {
+        } else if (!strcmp(argv[a], "--scene")) {
+            scene_path = value;
+        } else if (!strcmp(argv[a], "--size")) {
+            char w[16], h[16], rest;
+            bad = sscanf(value, "%15[0-9]x%15[0-9]%c", w, h, &rest) != 2 ||
+                  parse_int(w, 1, 65536, &width) || parse_int(h, 1, 65536, &height);
+        } else if (!strcmp(argv[a], "--step")) {
+            bad = parse_int(value, 1, 65536, &step);
+        } else if (!strcmp(argv[a], "--sms")) {
+            bad = parse_int(value, 1, 100000, &sms);
+        } else if (!strcmp(argv[a], "--clock-ghz")) {
+            char *end;
+            clock_ghz = strtod(value, &end);
+            bad = end == value || *end || !(clock_ghz > 0.0 && clock_ghz < 100.0);
+        } else {
+            fprintf(stderr, "%s: error: unknown option %s (see --help)\n", program, argv[a]);
+            return 2;
+        }
+        if (bad) {
+            fprintf(stderr, "%s: error: %s needs a valid value (see --help)\n", program, argv[a]);
+            return 2;
+        }
+        ++a;
+    }
+    if (!scene_path) {
+        fprintf(stderr, "%s: error: --scene FILE is required (see --help)\n", program);
+        return 2;
+    }
+    struct scene scene;
+    char error[512];
+    if (scene_load(scene_path, &scene, error, sizeof error)) {
+        fprintf(stderr, "%s: error: %s\n", program, error);
+        return 2;
+    }
+    if (!width) {
+        width = scene.width;
+        height = scene.height;
+    }
+    struct bvh reference_tree;
+    if (bvh_build(scene.spheres, scene.sphere_count, &reference_tree)) {
+        fprintf(stderr, "%s: error: out of host memory for the tree of %d spheres\n", program,
+                scene.sphere_count);
+        scene_free(&scene);
+        return 2;
+    }
+    /* The same tree, every box widened once for the cone test (spec_bvh_cone_widen_box). */
+    struct spec_bvh reference = bvh_view(&reference_tree), tree = reference;
+    struct spec_bvh_node *widened = malloc((size_t)reference.node_count * sizeof *widened);
+    if (!widened) {
+        fprintf(stderr, "%s: error: out of host memory for the tree of %d spheres\n", program,
+                scene.sphere_count);
+        bvh_free(&reference_tree);
+        scene_free(&scene);
+        return 2;
+    }
+    for (int n = 0; n < reference.node_count; ++n)
+        widened[n] = spec_bvh_cone_widen_box(&reference.nodes[n]);
+    tree.nodes = widened;
+
+    struct spec_world world = scene_world(&scene);
+    struct work work[KINDS];
+    memset(work, 0, sizeof work);
+    unsigned long long pixels = 0;
+    int status = 0;
+    for (int j = step / 2; j < height && !status; j += step)
+        for (int i = step / 2; i < width && !status; i += step, ++pixels)
+            status = trace_pixel(&world, &reference, &tree, i, j, width, height, work) ? 1 : 0;
+
+    if (!status) {
+        printf("%s: %s, %d spheres, %dx%d frame, %llu pixels traced (every %d-th), tree of %d "
+               "nodes (leaves of at most %d sphere%s), every answer the reference's\n",
+               program, scene_path, scene.sphere_count, width, height, pixels, step,
+               reference.node_count, SPEC_BVH_LEAF_SPHERES, SPEC_BVH_LEAF_SPHERES > 1 ? "s" : "");
+        printf("%-20s %14s %14s %16s %16s\n", "ray", "rays a pixel", "boxes a ray",
+               "spheres a ray", "operations a ray");
+        double operations = 0.0; /* a pixel's, on average */
+        struct work all = {0, 0, 0};
+        for (int k = 0; k < KINDS; ++k) {
+            double rays = (double)work[k].rays, per = rays > 0.0 ? 1.0 / rays : 0.0;
+            double ops = (double)work[k].boxes * BOX_OPERATIONS +
+                         (double)work[k].spheres * SPHERE_OPERATIONS;
+            printf("%-20s %14.3f %14.1f %16.1f %16.0f\n", kind_names[k], rays / (double)pixels,
+                   work[k].boxes * per, work[k].spheres * per, ops * per);
+            operations += ops / (double)pixels;
+            all.rays += work[k].rays, all.boxes += work[k].boxes, all.spheres += work[k].spheres;
+        }
+        printf("%-20s %14.3f %14.1f %16.1f %16.0f\n", "every ray", (double)all.rays / pixels,
+               (double)all.boxes / all.rays, (double)all.spheres / all.rays,
+               operations * pixels / (double)all.rays);
+        double frame = operations * (double)width * (double)height;
+        double lanes_per_second = (double)sms * 4.0 * 32.0 * clock_ghz * 1e9;
+        printf("floor: %.3g operations a frame (%d a box, %d a sphere, nothing else counted); "
+               "%d SMs x 4 schedulers x 32 lanes at %.2f GHz: %.2f ms with every lane busy "
+               "every cycle\n",
+               frame, BOX_OPERATIONS, SPHERE_OPERATIONS, sms, clock_ghz,
+               frame / lanes_per_second * 1e3);
+    }
+    free(widened);
+    bvh_free(&reference_tree);
+    scene_free(&scene);
+    return status;
+}
