@@ -217,7 +217,7 @@ $(BUILD)/check-shared-reciprocal: tools/check-shared-reciprocal.cu $(BUILD)/obj/
 $(BUILD)/compare-images: $(BUILD)/obj/compare_images_main.o $(BUILD)/libcommon.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-# The work an exact walk leaves a ray, and its floor on a GPU (tools/walk-work.c, stage 30's README).
+# What an exact walk leaves a ray to test, and its floor on a GPU (tools/walk-work.c; stage 30).
 $(BUILD)/walk-work: tools/walk-work.c $(BUILD)/libcommon.a $(HEADERS)
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libcommon.a $(LDLIBS)
 

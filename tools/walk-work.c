@@ -1,10 +1,10 @@
-/* walk-work: how much work an exact walk of the best tree the course builds leaves a ray, counted
- * on the CPU, and the least time that work can take on a GPU without ray-tracing cores.
+/* walk-work: how much work an exact walk of the CPU reference's tree leaves a ray, counted on the
+ * CPU, and the least time that work can take on a GPU without ray-tracing cores.
  *
- *   build/walk-work --scene FILE [--size WxH] [--step N] [--sms N] [--clock-ghz F]
+ *   build/walk-work --scene FILE [--size WxH] [--step N] [--sms S] [--clock-ghz F]
  *
- * It traces the rays of every N-th pixel (default 16) of each N-th row of a WxH frame (default
- * the scene's size), as SPEC.md section 2 does (a primary ray; on a hit a shadow ray and a
+ * It traces the rays of one pixel in N across and one row in N down (default 16) of a WxH frame
+ * (default the scene's size), as SPEC.md section 2 does (a primary ray; on a hit a shadow ray and a
  * reflection; a shadow ray where the reflection hits), through the CPU reference's tree
  * (common/bvh.c: binned surface area heuristic, leaves of up to SPEC_BVH_LEAF_SPHERES spheres)
  * with the chapter's best walk: the cone box test (stage 27), both children's boxes tested from
@@ -28,14 +28,16 @@
 
 static const char *const program = "walk-work";
 
-/* The least arithmetic of one test, in the GPU's operations (a fused multiply-add is one):
- * - a box through the cone (spec_bvh.h's table): 6 fma, 5 min/max, 2 compares; its 6 selects
- *   left out, since a GPU walk can pick the near and far planes by indexing its loads;
- * - a sphere that is missed, the usual case (spec_intersect up to its discriminant's sign): 3
- *   subtractions for oc, 3 for d.oc, 1 to double it, 4 for oc.oc - r*r, 2 for b*b - 4ak (4a once
- *   a ray), 1 compare. */
+/* The least arithmetic of one test, in the GPU's operations:
+ * - a box through the cone (spec_bvh.h's table), fused as every GPU stage's box test may be: 6
+ *   fma, 5 min/max, 2 compares; its 6 selects left out, since a GPU walk can pick the near and
+ *   far planes by indexing its loads;
+ * - a sphere that is missed, the usual case: spec_intersect up to its discriminant's sign,
+ *   unfused, as SPEC.md's bits need (the stages build with -fmad=false): 3 subtractions for oc,
+ *   5 for d.oc and 1 to double it, 5 for oc.oc and 1 to take r*r (stored with the sphere), 2
+ *   for b*b - 4a*k (4a once a ray) and 1 compare: 19. */
 #define BOX_OPERATIONS 13
-#define SPHERE_OPERATIONS 14
+#define SPHERE_OPERATIONS 19
 
 enum ray_kind { PRIMARY, SHADOW, REFLECTION, REFLECTION_SHADOW, KINDS };
 static const char *const kind_names[KINDS] = {"primary", "shadow", "reflection",
@@ -122,7 +124,8 @@ static int check(int same, const char *what, int i, int j)
 }
 
 /* SPEC.md's rays of pixel (i, j) as spec_trace_pixel makes them (spec_surface_at,
- * spec_reflection_shadow_ray), without its shading, each walked and counted. 0, or -1 when an answer differs from the reference's walk. */
+ * spec_reflection_shadow_ray), without its shading, each walked and counted. 0, or -1 when an
+ * answer differs from the reference's walk. */
 static int trace_pixel(const struct spec_world *world, const struct spec_bvh *reference,
                        const struct spec_bvh *tree, int i, int j, int width, int height,
                        struct work work[KINDS])
@@ -177,10 +180,11 @@ static int parse_int(const char *text, int lo, int hi, int *value)
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: %s --scene FILE [--size WxH] [--step N] [--sms N] [--clock-ghz F]\n"
+            "usage: %s --scene FILE [--size WxH] [--step N] [--sms S] [--clock-ghz F]\n"
             "  Counts the boxes and spheres an exact walk of the CPU reference's tree tests a\n"
-            "  ray (every N-th pixel and row of a WxH frame: default the scene's size, N 16),\n"
-            "  and the least time those tests take on N SMs at F GHz (default 132 and 1.98,\n"
+            "  ray (one pixel in N across, one row in N down, of a WxH frame: default the\n"
+            "  scene's size, N 16),\n"
+            "  and the least time those tests take on S SMs at F GHz (default 132 and 1.98,\n"
             "  the H100 SXM's), every lane busy every cycle.\n",
             program);
 }
@@ -267,9 +271,10 @@ int main(int argc, char **argv)
             status = trace_pixel(&world, &reference, &tree, i, j, width, height, work) ? 1 : 0;
 
     if (!status) {
-        printf("%s: %s, %d spheres, %dx%d frame, %llu pixels traced (every %d-th), tree of %d "
-               "nodes (leaves of at most %d sphere%s), every answer the reference's\n",
-               program, scene_path, scene.sphere_count, width, height, pixels, step,
+        printf("%s: %s, %d spheres, %dx%d frame, %llu pixels traced (one in %d across, one row "
+               "in %d down), tree of %d nodes (leaves of at most %d sphere%s), every answer the "
+               "reference's\n",
+               program, scene_path, scene.sphere_count, width, height, pixels, step, step,
                reference.node_count, SPEC_BVH_LEAF_SPHERES, SPEC_BVH_LEAF_SPHERES > 1 ? "s" : "");
         printf("%-20s %14s %14s %16s %16s\n", "ray", "rays a pixel", "boxes a ray",
                "spheres a ray", "operations a ray");
