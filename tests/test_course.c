@@ -499,6 +499,40 @@ static void test_table_check_fails_when_it_should(void **state)
     remove_temporary_folder(folder);
 }
 
+/* A README's <!-- table:PATH:begin --> block is a copy of the committed file PATH, refilled by
+ * tools/update_readmes.py (replace_table_blocks): a changed file changes the block, a block naming
+ * no file is refused in one line. */
+static void test_table_blocks_copy_their_file(void **state)
+{
+    (void)state;
+    char *dir = make_temporary_folder();
+    char path[128];
+    snprintf(path, sizeof path, "%s/t.md", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("| a |\n|---|\n| 2 |\n", f);
+    fclose(f);
+    /* The block of a page, filled from the folder given (update_readmes.py runs from the root). */
+    snprintf(path, sizeof path, "%s/fill.py", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("import os, sys\nsys.path.insert(0, 'tools')\nimport update_readmes as u\n"
+          "os.chdir(sys.argv[1])\nname = sys.argv[2]\n"
+          "print(u.replace_table_blocks(f'x\\n<!-- table:{name}:begin -->\\nold\\n"
+          "<!-- table:{name}:end -->\\n'), end='')\n", f);
+    fclose(f);
+    struct command_result *r = run_shell("python3 '%s' '%s' t.md", path, dir);
+    assert_int_equal(r->exit_code, 0);
+    assert_string_equal(r->out, "x\n<!-- table:t.md:begin -->\n<!-- copied by "
+                                "tools/update_readmes.py from t.md; do not edit by hand -->\n\n"
+                                "| a |\n|---|\n| 2 |\n\n<!-- table:t.md:end -->\n");
+    r = run_shell("python3 '%s' '%s' none.md", path, dir);
+    assert_int_equal(r->exit_code, 1);
+    assert_string_equal(r->err, "update_readmes.py: error: a table block names none.md, which "
+                                "is no file under the repository\n");
+    remove_temporary_folder(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -508,6 +542,7 @@ int main(void)
         cmocka_unit_test(test_heading_check_fails_when_a_stage_is_missing),
         cmocka_unit_test(test_the_table_of_questions_is_generated_and_current),
         cmocka_unit_test(test_table_check_fails_when_it_should),
+        cmocka_unit_test(test_table_blocks_copy_their_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

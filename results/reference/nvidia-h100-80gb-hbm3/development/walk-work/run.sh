@@ -24,3 +24,4 @@ flags="-O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -ffp-contrac
         done
     done
 } > "$here/walk-work.txt"
+python3 "$here/summary.py"
