@@ -528,8 +528,10 @@ static void a_tie_goes_to_the_first_sphere_in_file_order(void **state)
 }
 
 /* tools/walk-work counts what an exact walk tests: in a scene of one sphere the tree is one leaf,
- * so every ray tests one box (the root) and at most one sphere; on the benchmark its answers are
- * the reference walk's; bad options get one line and exit 2. */
+ * so every ray tests one box (the root) and at most one sphere; in two clusters of four spheres,
+ * one behind the other, the ray through the middle tests the root's and both leaves' boxes and
+ * only the near leaf's spheres (the far leaf, walked second, starts past the hit); on
+ * quick.scene its answers are the reference walk's; bad options get one line and exit 2. */
 static void walk_work_counts_the_boxes_and_spheres_a_ray_tests(void **state)
 {
     (void)state;
@@ -556,6 +558,27 @@ static void walk_work_counts_the_boxes_and_spheres_a_ray_tests(void **state)
         assert_true(boxes == 1.0);
         assert_true(spheres > 0.0 && spheres <= 1.0);
     }
+
+    /* Size 4x4, step 3: only pixel (1, 1), whose ray runs along -z through x = y = 0. */
+    snprintf(scene, sizeof scene, "%s/two.scene", dir);
+    f = fopen(scene, "w");
+    assert_non_null(f);
+    fputs("size 4 4\ncamera 0 0 1\nbackground 0 0 0\nlight 1 3 1\nlight_colour 1 1 1\n"
+          "ambient 0.1\ndiffuse 0.7\nspecular 0.7\n", f);
+    for (int z = -30; z <= -3; z += 27)
+        fprintf(f, "sphere 0.2 0 0 %d 1 0 0\nsphere 0.2 1 0 %d 1 0 0\n"
+                   "sphere 0.2 -1 0 %d 1 0 0\nsphere 0.2 0 1 %d 1 0 0\n", z, z, z, z);
+    fclose(f);
+    r = run_shell("%s/walk-work --scene %s --step 3", test_build_dir(), scene);
+    assert_int_equal(r->exit_code, 0);
+    assert_non_null(strstr(r->out, "1 pixels traced"));
+    assert_non_null(strstr(r->out, "tree of 3 nodes"));
+    const char *primary = strstr(r->out, "\nprimary ");
+    assert_non_null(primary);
+    double rays, boxes, spheres;
+    assert_int_equal(sscanf(primary + strlen("\nprimary "), "%lf %lf %lf", &rays, &boxes, &spheres),
+                     3);
+    assert_true(rays == 1.0 && boxes == 3.0 && spheres == 4.0);
     remove_temporary_folder(dir);
 
     r = run_shell("%s/walk-work --scene scenes/quick.scene --size 64x64 --step 2",
@@ -568,10 +591,22 @@ static void walk_work_counts_the_boxes_and_spheres_a_ray_tests(void **state)
     r = run_shell("%s/walk-work --scene scenes/quick.scene --step 0", test_build_dir());
     assert_int_equal(r->exit_code, 2);
     assert_string_equal(r->err, "walk-work: error: --step needs a valid value (see --help)\n");
+    r = run_shell("%s/walk-work --scene scenes/quick.scene --size 2x2 --step 4", test_build_dir());
+    assert_int_equal(r->exit_code, 2);
+    assert_string_equal(r->err, "walk-work: error: --step 4 leaves no pixel of a 2x2 frame (at "
+                                "most 3)\n");
+    r = run_shell("%s/walk-work --scene scenes/quick.scene --size 1x1", test_build_dir());
+    assert_int_equal(r->exit_code, 2);
+    assert_non_null(strstr(r->err, "walk-work: error: --size: image size 1x1 is too small"));
+    r = run_shell("%s/walk-work --scene scenes/quick.scene --bogus", test_build_dir());
+    assert_int_equal(r->exit_code, 2);
+    assert_string_equal(r->err, "walk-work: error: unknown option --bogus (see --help)\n");
     r = run_shell("%s/walk-work --scene /nonexistent.scene", test_build_dir());
     assert_int_equal(r->exit_code, 2);
     assert_non_null(strstr(r->err, "walk-work: error: "));
-    assert_null(strchr(strchr(r->err, '\n') + 1, '\n'));
+    const char *end_of_line = strchr(r->err, '\n');
+    assert_non_null(end_of_line);
+    assert_null(strchr(end_of_line + 1, '\n'));
     assert_string_equal(r->out, "");
 }
 

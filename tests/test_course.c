@@ -530,6 +530,38 @@ static void test_table_blocks_copy_their_file(void **state)
     assert_int_equal(r->exit_code, 1);
     assert_string_equal(r->err, "update_readmes.py: error: a table block names none.md, which "
                                 "is no file under the repository\n");
+    /* A file outside the root, though it exists. */
+    r = run_shell("mkdir -p '%s/root' && cp '%s/t.md' '%s/root/' && python3 '%s' '%s/root' ../t.md",
+                  dir, dir, dir, path, dir);
+    assert_int_equal(r->exit_code, 1);
+    assert_string_equal(r->err, "update_readmes.py: error: a table block names ../t.md, which "
+                                "is no file under the repository\n");
+    /* A begin without its end: refused, never a replacement up to a later block's end. */
+    char here[512];
+    assert_non_null(getcwd(here, sizeof here));
+    r = run_shell("cd '%s' && python3 -c \"import sys; sys.path.insert(0, '%s/tools'); "
+                  "import update_readmes as u; u.replace_table_blocks('<!-- table:t.md:begin -->"
+                  " keep <!-- table:t.md:begin --> x <!-- table:t.md:end -->')\"", dir, here);
+    assert_int_equal(r->exit_code, 1);
+    assert_non_null(strstr(r->err, "update_readmes.py: error: table marker "
+                                   "<!-- table:t.md:begin --> out of place"));
+
+    /* Wired into update_readmes.py's run: a stage README's stale block is reported by --check,
+     * then filled. */
+    assert_int_equal(
+        run_shell("mkdir -p '%s/root/stages/01-base' '%s/root/results' && "
+                  "ln -s \"$PWD/stages/01-base/manifest\" '%s/root/stages/01-base/' && "
+                  "printf '<!-- table:t.md:begin -->\\nold\\n<!-- table:t.md:end -->\\n' "
+                  "> '%s/root/stages/01-base/README.md'", dir, dir, dir, dir)->exit_code, 0);
+    assert_int_equal(run_shell("python3 tools/update_readmes.py --root '%s/root' --results "
+                               "'%s/root/results' --check", dir, dir)->exit_code, 1);
+    assert_int_equal(run_shell("python3 tools/update_readmes.py --root '%s/root' --results "
+                               "'%s/root/results'", dir, dir)->exit_code, 0);
+    char readme[256 * 4];
+    snprintf(path, sizeof path, "%s/root/stages/01-base/README.md", dir);
+    test_read_file(path, readme, sizeof readme);
+    assert_non_null(strstr(readme, "\n| a |\n|---|\n| 2 |\n"));
+    assert_null(strstr(readme, "old"));
     remove_temporary_folder(dir);
 }
 

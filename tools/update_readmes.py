@@ -510,13 +510,29 @@ def replace_sweep_blocks(text, stage, results):
 
 PROFILE_BEGIN, PROFILE_END = "<!-- profile:begin -->", "<!-- profile:end -->"
 TABLE_MARKER = re.compile(r"<!-- table:([A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)*\.md):begin -->")
+TABLE_ANY = re.compile(r"<!-- table:(\S*?):(begin|end) -->")
 
 
 def replace_table_blocks(text):
     """Fills every <!-- table:PATH:begin --> ... <!-- table:PATH:end --> block of TEXT with the
-    file PATH (from the repository's root), which a development script wrote from its data."""
+    file PATH (from the repository's root), which a development script wrote from its data. A
+    marker without its partner, a block inside a block or a PATH that is no file under the root
+    is refused in one line, so that no text between markers is ever replaced by mistake."""
+    open_path = None
+    for m in TABLE_ANY.finditer(text):
+        if m[2] == "begin" and open_path is None and TABLE_MARKER.fullmatch(m[0]):
+            open_path = m[1]
+        elif m[2] == "end" and open_path == m[1]:
+            open_path = None
+        else:
+            sys.exit(f"update_readmes.py: error: table marker {m[0]} out of place (each "
+                     "<!-- table:PATH:begin --> needs its own <!-- table:PATH:end --> next)")
+    if open_path is not None:
+        sys.exit(f"update_readmes.py: error: <!-- table:{open_path}:begin --> has no end marker")
+    root = os.path.realpath(".")
     for path in sorted(set(TABLE_MARKER.findall(text))):
-        if ".." in path.split("/") or not os.path.isfile(path):
+        real = os.path.realpath(path)
+        if not os.path.isfile(real) or os.path.commonpath([root, real]) != root:
             sys.exit(f"update_readmes.py: error: a table block names {path}, which is no file "
                      "under the repository")
         with open(path, encoding="utf-8") as f:
@@ -718,7 +734,7 @@ def has_markers(text):
             or (PT_SCALING_ALL_BEGIN in text and PT_SCALING_ALL_END in text)
             or (PROFILE_BEGIN in text and PROFILE_END in text) or (INDEX_BEGIN in text and INDEX_END in text)
             or (HEADLINE_BEGIN in text and HEADLINE_END in text) or (COURSE_BEGIN in text and COURSE_END in text)
-            or bool(TABLE_MARKER.search(text)))
+            or bool(TABLE_ANY.search(text)))
 
 
 def main(argv):
@@ -775,11 +791,17 @@ def main(argv):
             stage = os.path.basename(os.path.dirname(readme))
             # A path-tracing stage's scaling block: its track's campaign (pt-scaling/).
             pt = sm.is_pt_stage(stage)
-            wanted[readme] = lambda old, stage=stage, pt=pt: replace_table_blocks(replace_marked(replace_profile_block(replace_sweep_blocks(
-                replace_block(old, stage_block(stage, folders)) if BEGIN in old and END in old else old,
-                stage, results), stage, results), SCALING_BEGIN, SCALING_END,
-                scaling_block(stage, pt_scaling, PT_SCALING) if pt else scaling_block(stage, scaling),
-                PT_SCALING_NOTE if pt else SCALING_NOTE))
+            def stage_readme(old, stage=stage, pt=pt):
+                text = replace_sweep_blocks(
+                    replace_block(old, stage_block(stage, folders)) if BEGIN in old and END in old
+                    else old, stage, results)
+                block = (scaling_block(stage, pt_scaling, PT_SCALING) if pt
+                         else scaling_block(stage, scaling))
+                text = replace_marked(
+                    replace_profile_block(text, stage, results), SCALING_BEGIN, SCALING_END,
+                    block, PT_SCALING_NOTE if pt else SCALING_NOTE)
+                return replace_table_blocks(text)
+            wanted[readme] = stage_readme
     for path, make in wanted.items():
         old = open(path, encoding="utf-8").read() if os.path.exists(path) else ""
         if path != os.path.join(results, "README.md") and not has_markers(old):

@@ -34,7 +34,7 @@ static const char *const program = "walk-work";
  *   far planes by indexing its loads;
  * - a sphere that is missed, the usual case: spec_intersect up to its discriminant's sign,
  *   unfused, as SPEC.md's bits need (the stages build with -fmad=false): 3 subtractions for oc,
- *   5 for d.oc and 1 to double it, 5 for oc.oc and 1 to take r*r (stored with the sphere), 2
+ *   5 for d.oc and 1 to double it, 5 for oc.oc and 1 to take r*r (stored with the sphere), 3
  *   for b*b - 4a*k (4a once a ray) and 1 compare: 19. */
 #define BOX_OPERATIONS 13
 #define SPHERE_OPERATIONS 19
@@ -200,6 +200,14 @@ int main(int argc, char **argv)
             usage(stdout);
             return 0;
         }
+        static const char *const known[] = {"--scene", "--size", "--step", "--sms", "--clock-ghz"};
+        int is_known = 0;
+        for (size_t k = 0; k < sizeof known / sizeof known[0]; ++k)
+            is_known |= !strcmp(argv[a], known[k]);
+        if (!is_known) {
+            fprintf(stderr, "%s: error: unknown option %s (see --help)\n", program, argv[a]);
+            return 2;
+        }
         int bad = !value;
         if (bad) {
         } else if (!strcmp(argv[a], "--scene")) {
@@ -207,7 +215,13 @@ int main(int argc, char **argv)
         } else if (!strcmp(argv[a], "--size")) {
             char w[16], h[16], rest;
             bad = sscanf(value, "%15[0-9]x%15[0-9]%c", w, h, &rest) != 2 ||
-                  parse_int(w, 1, 65536, &width) || parse_int(h, 1, 65536, &height);
+                  parse_int(w, 1, INT_MAX, &width) || parse_int(h, 1, INT_MAX, &height);
+            /* The sizes a scene may give (SPEC.md), in the same words as every program's. */
+            char why[256];
+            if (!bad && scene_check_size(width, height, why, sizeof why)) {
+                fprintf(stderr, "%s: error: --size: %s\n", program, why);
+                return 2;
+            }
         } else if (!strcmp(argv[a], "--step")) {
             bad = parse_int(value, 1, 65536, &step);
         } else if (!strcmp(argv[a], "--sms")) {
@@ -216,9 +230,6 @@ int main(int argc, char **argv)
             char *end;
             clock_ghz = strtod(value, &end);
             bad = end == value || *end || !(clock_ghz > 0.0 && clock_ghz < 100.0);
-        } else {
-            fprintf(stderr, "%s: error: unknown option %s (see --help)\n", program, argv[a]);
-            return 2;
         }
         if (bad) {
             fprintf(stderr, "%s: error: %s needs a valid value (see --help)\n", program, argv[a]);
@@ -240,6 +251,12 @@ int main(int argc, char **argv)
         width = scene.width;
         height = scene.height;
     }
+    if (step / 2 >= width || step / 2 >= height) {
+        fprintf(stderr, "%s: error: --step %d leaves no pixel of a %dx%d frame (at most %d)\n",
+                program, step, width, height, 2 * (width < height ? width : height) - 1);
+        scene_free(&scene);
+        return 2;
+    }
     struct bvh reference_tree;
     if (bvh_build(scene.spheres, scene.sphere_count, &reference_tree)) {
         fprintf(stderr, "%s: error: out of host memory for the tree of %d spheres\n", program,
@@ -257,8 +274,23 @@ int main(int argc, char **argv)
         scene_free(&scene);
         return 2;
     }
-    for (int n = 0; n < reference.node_count; ++n)
+    int largest_leaf = 0;
+    for (int n = 0; n < reference.node_count; ++n) {
         widened[n] = spec_bvh_cone_widen_box(&reference.nodes[n]);
+        if (reference.nodes[n].count > largest_leaf)
+            largest_leaf = reference.nodes[n].count;
+    }
+    /* A build of this program whose bvh.c saw another SPEC_BVH_LEAF_SPHERES (run.sh builds
+     * variants) would print a wrong label: refuse it. */
+    if (largest_leaf > SPEC_BVH_LEAF_SPHERES) {
+        fprintf(stderr, "%s: error: the tree has a leaf of %d spheres, more than this program's "
+                        "SPEC_BVH_LEAF_SPHERES (%d): build it and common/bvh.c alike\n",
+                program, largest_leaf, SPEC_BVH_LEAF_SPHERES);
+        free(widened);
+        bvh_free(&reference_tree);
+        scene_free(&scene);
+        return 1;
+    }
     tree.nodes = widened;
 
     struct spec_world world = scene_world(&scene);
