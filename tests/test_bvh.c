@@ -537,12 +537,12 @@ static void walk_work_counts_the_boxes_and_spheres_a_ray_tests(void **state)
     (void)state;
     char *dir = make_temporary_folder();
     char scene[128];
+    const char *const setting = "camera 0 0 1\nbackground 0 0 0\nlight 1 3 1\nlight_colour 1 1 1\n"
+                                "ambient 0.1\ndiffuse 0.7\nspecular 0.7\n";
+    char text[1024];
     snprintf(scene, sizeof scene, "%s/one.scene", dir);
-    FILE *f = fopen(scene, "w");
-    assert_non_null(f);
-    fputs("size 16 16\ncamera 0 0 1\nbackground 0 0 0\nlight 1 3 1\nlight_colour 1 1 1\n"
-          "ambient 0.1\ndiffuse 0.7\nspecular 0.7\nsphere 1 0 0 -3 1 0 0\n", f);
-    fclose(f);
+    snprintf(text, sizeof text, "size 16 16\n%ssphere 1 0 0 -3 1 0 0\n", setting);
+    test_write_file(scene, text);
     struct command_result *r =
         run_shell("%s/walk-work --scene %s --step 1", test_build_dir(), scene);
     assert_int_equal(r->exit_code, 0);
@@ -561,14 +561,12 @@ static void walk_work_counts_the_boxes_and_spheres_a_ray_tests(void **state)
 
     /* Size 4x4, step 3: only pixel (1, 1), whose ray runs along -z through x = y = 0. */
     snprintf(scene, sizeof scene, "%s/two.scene", dir);
-    f = fopen(scene, "w");
-    assert_non_null(f);
-    fputs("size 4 4\ncamera 0 0 1\nbackground 0 0 0\nlight 1 3 1\nlight_colour 1 1 1\n"
-          "ambient 0.1\ndiffuse 0.7\nspecular 0.7\n", f);
+    int length = snprintf(text, sizeof text, "size 4 4\n%s", setting);
     for (int z = -30; z <= -3; z += 27)
-        fprintf(f, "sphere 0.2 0 0 %d 1 0 0\nsphere 0.2 1 0 %d 1 0 0\n"
-                   "sphere 0.2 -1 0 %d 1 0 0\nsphere 0.2 0 1 %d 1 0 0\n", z, z, z, z);
-    fclose(f);
+        length += snprintf(text + length, sizeof text - (size_t)length,
+                           "sphere 0.2 0 0 %d 1 0 0\nsphere 0.2 1 0 %d 1 0 0\n"
+                           "sphere 0.2 -1 0 %d 1 0 0\nsphere 0.2 0 1 %d 1 0 0\n", z, z, z, z);
+    test_write_file(scene, text);
     r = run_shell("%s/walk-work --scene %s --step 3", test_build_dir(), scene);
     assert_int_equal(r->exit_code, 0);
     assert_non_null(strstr(r->out, "1 pixels traced"));

@@ -508,19 +508,14 @@ static void test_table_blocks_copy_their_file(void **state)
     char *dir = make_temporary_folder();
     char path[128];
     snprintf(path, sizeof path, "%s/t.md", dir);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs("| a |\n|---|\n| 2 |\n", f);
-    fclose(f);
+    test_write_file(path, "| a |\n|---|\n| 2 |\n");
     /* The block of a page, filled from the folder given (update_readmes.py runs from the root). */
     snprintf(path, sizeof path, "%s/fill.py", dir);
-    f = fopen(path, "w");
-    assert_non_null(f);
-    fputs("import os, sys\nsys.path.insert(0, 'tools')\nimport update_readmes as u\n"
-          "os.chdir(sys.argv[1])\nname = sys.argv[2]\n"
-          "print(u.replace_table_blocks(f'x\\n<!-- table:{name}:begin -->\\nold\\n"
-          "<!-- table:{name}:end -->\\n'), end='')\n", f);
-    fclose(f);
+    test_write_file(path,
+                    "import os, sys\nsys.path.insert(0, 'tools')\nimport update_readmes as u\n"
+                    "os.chdir(sys.argv[1])\nname = sys.argv[2]\n"
+                    "print(u.replace_table_blocks(f'x\\n<!-- table:{name}:begin -->\\nold\\n"
+                    "<!-- table:{name}:end -->\\n'), end='')\n");
     struct command_result *r = run_shell("python3 '%s' '%s' t.md", path, dir);
     assert_int_equal(r->exit_code, 0);
     assert_string_equal(r->out, "x\n<!-- table:t.md:begin -->\n<!-- copied by "

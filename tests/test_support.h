@@ -32,6 +32,15 @@ static inline void test_read_file(const char *path, char *buffer, size_t size)
         fclose(file);
 }
 
+/* Writes text to path, replacing it; the test fails when it cannot. */
+static inline void test_write_file(const char *path, const char *text)
+{
+    FILE *file = fopen(path, "wb");
+    assert_non_null(file);
+    assert_int_equal(fputs(text, file) >= 0, 1);
+    assert_int_equal(fclose(file), 0);
+}
+
 /* Runs command through /bin/sh with stdout and stderr captured. */
 static inline struct command_result *run_shell(const char *format, ...)
 {

@@ -18,12 +18,12 @@
  * can execute (--sms SMs x 4 schedulers x 32 lanes x --clock-ghz, default the H100 SXM's 132 SMs
  * at its 1.98 GHz boost clock): the time of a kernel that issues every cycle with every lane busy
  * and does nothing but these tests. Exit status 0, 1 when an answer differs, 2 on bad input. */
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bvh.h"
+#include "options.h"
 #include "scene.h"
 
 static const char *const program = "walk-work";
@@ -213,15 +213,15 @@ int main(int argc, char **argv)
         } else if (!strcmp(argv[a], "--scene")) {
             scene_path = value;
         } else if (!strcmp(argv[a], "--size")) {
-            char w[16], h[16], rest;
-            bad = sscanf(value, "%15[0-9]x%15[0-9]%c", w, h, &rest) != 2 ||
-                  parse_int(w, 1, INT_MAX, &width) || parse_int(h, 1, INT_MAX, &height);
-            /* The sizes a scene may give (SPEC.md), in the same words as every program's. */
+            /* Parsed and bounded as every program's --size (options.c, SPEC.md's sides). */
+            long long w, h;
             char why[256];
-            if (!bad && scene_check_size(width, height, why, sizeof why)) {
+            bad = options_parse_size(value, &w, &h) != 0;
+            if (!bad && scene_check_size(w, h, why, sizeof why)) {
                 fprintf(stderr, "%s: error: --size: %s\n", program, why);
                 return 2;
             }
+            width = (int)w, height = (int)h;
         } else if (!strcmp(argv[a], "--step")) {
             bad = parse_int(value, 1, 65536, &step);
         } else if (!strcmp(argv[a], "--sms")) {
