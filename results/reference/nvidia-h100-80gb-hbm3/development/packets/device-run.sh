@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# H100: stage 31-primary-ray-packets against 30-warp-tiles. Exactness (TREE_STACK 4, 8 and 40;
+# 2026-11-27, H100: stage 31-primary-ray-packets (since renamed 30a-primary-ray-packets, a side
+# stage) against 30-warp-tiles. Exactness (TREE_STACK 4, 8 and 40;
 # 64 registers; --block shapes with whole tiles, without, and with warps of fewer than 32 lanes;
 # an odd image size), timing interleaved (30, 31, 31 with 64 registers) on the benchmark and on
 # 1k/10k/100k random spheres, Nsight Compute counters of 30 and 31; test_big_scenes and
 # test_gpu_stages. Run from the repository root with .kit/ (device-kit) beside it; logs come back
-# in $OUT/logs.tgz, the counters in $OUT/ncu.tgz.
+# in $OUT/logs.tgz, the counters in $OUT/ncu.tgz (summary.txt: python3 ../walk-order/summary.py .).
+# The differential test, difftest.txt, ran in a later call:
+#   tools/difftest.sh --seeds 200 --stages 28,28a,29,30,30a --jobs 16
 set -u
 . .kit/setup.sh >/dev/null
 t0=$(date +%s); el() { echo $(( $(date +%s) - t0 )); }

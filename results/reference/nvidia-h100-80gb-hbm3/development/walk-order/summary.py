@@ -2,7 +2,9 @@
 """The walk's order and the warp's rays, from Nsight Compute's counters (ncu --metrics): for each
 ncu-*.csv in this folder (device-run.sh, 2026-11-27, on the H100: stages 28-registers-not-arrays,
 29-only-far-child-pushed and 30-warp-tiles), the render kernel's 16 launches of one frame summed
-(time-weighted for rates). Writes summary.txt beside this file and prints it.
+(time-weighted for rates). Writes summary.txt beside this file and prints it; given a FOLDER,
+reads that folder's ncu-*.csv and writes its summary.txt instead (../packets: stages 30 and 30a,
+still called 31-primary-ray-packets in its files).
 
 Columns:
   warp inst     warp instructions issued (smsp__inst_executed.sum), G
@@ -14,7 +16,7 @@ Columns:
   issue         smsp__issue_active: the share of cycles a scheduler issued an instruction
   kernel        the 16 launches' time under ncu, which runs them one at a time at its clock
                 control's base clock: compare stages by their counters, not by these times
-Usage: python3 summary.py"""
+Usage: python3 summary.py [FOLDER]"""
 
 import glob
 import os
@@ -46,16 +48,17 @@ def main():
     head = ["stage-scene", "warp inst G", "lanes", "local ld G", "local st G", "global ld G",
             "L1", "issue", "kernel ms (clock, launches)"]
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for path in sorted(glob.glob(os.path.join(HERE, "ncu-*.csv"))):
+    folder = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else HERE
+    for path in sorted(glob.glob(os.path.join(folder, "ncu-*.csv"))):
         p = profile(path)
         g = lambda k: f"{p[k] / 1e9:.2f}"
         out.append("| " + " | ".join([
             os.path.basename(path)[4:-4], f"{p['inst'] / 1e9:.1f}", f"{100 * p['lanes']:.0f}%",
             g("local_ld"), g("local_st"), g("global_ld"), f"{p['l1']:.1f}%", f"{p['issue']:.0f}%",
             f"{p['time_ms']:.1f} ({p['clock_ghz']:.2f} GHz, {p['launches']})"]) + " |")
-    title = "# The walk's order and the warp's rays: Nsight Compute counters of one frame (summary.py)"
+    title = "# Nsight Compute counters of one frame (walk-order/summary.py)"
     text = "\n".join([title, ""] + out) + "\n"
-    open(os.path.join(HERE, "summary.txt"), "w").write(text)
+    open(os.path.join(folder, "summary.txt"), "w").write(text)
     print(text, end="")
 
 
