@@ -13,7 +13,7 @@ set -u
 t0=$(date +%s); el() { echo $(( $(date +%s) - t0 )); }
 mkdir -p $OUT/logs $OUT/ncu /tmp/sc
 { nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader; nvcc --version | tail -2; date -u; } | tee $OUT/logs/gpu.txt
-S=31-primary-ray-packets
+S=30a-primary-ray-packets  # ran as 31-primary-ray-packets (its files here keep that name)
 CUDA_ARCH=90 make -j16 all tests scenes >$OUT/logs/build-all.log 2>&1 || { tail -30 $OUT/logs/build-all.log; exit 1; }
 echo "build all $(el) s"
 variants="t4:-DTREE_STACK=4 t8:-DTREE_STACK=8 t40:-DTREE_STACK=40 r64:-DBLOCKS_PER_SM_MIN=4"
