@@ -415,7 +415,8 @@ __device__ __forceinline__ int search_tree(const Scene *scene, enum search what,
 
 /* The stack of a warp's walk, one entry a lane: entry e in lane e % 32, in register slot e / 32
  * (slots chosen by constant indices, so they stay in registers). A warp of fewer lanes (a block
- * whose threads are no multiple of 32) holds as many entries as it has lanes a slot. */
+ * whose threads are no multiple of 32) holds as many entries a slot as it has lanes: a warp of one
+ * lane two, so that its walks of a deep tree finish over every sphere (exact, not fast). */
 #define WARP_STACK_SLOTS ((TREE_STACK + 31) / 32)
 
 /* Which lanes of the warp of thread `thread` (counted across the block) exist: all 32, but in the
@@ -427,7 +428,7 @@ __device__ inline unsigned int warp_lanes(int thread)
 }
 
 /* Walks the tree for the warp's rays from the camera (direction d, a = d.d) together: each lane
- * of `walking` (those with a pixel) tests the children of the node the warp is at for its own ray,
+ * with a pixel (`has_pixel`) tests the children of the node the warp is at for its own ray,
  * when the node is on its way (its bit in `reached`), as search_tree does. The warp goes on to the
  * child that most of the lanes entering any child enter first, with the lanes that enter it, and
  * pushes the other child with its lanes; with none to take, it pops. A lane whose best hit came
@@ -435,7 +436,7 @@ __device__ inline unsigned int warp_lanes(int thread)
  * past its best t, let it drop out one level later. Called by every lane of `lanes` with the
  * same scene. Returns the lane's sphere (or -1) and its t in *distance. */
 __device__ __forceinline__ int search_tree_together(const Scene *scene, unsigned int lanes,
-                                                    int lane, bool walking, float3 direction,
+                                                    int lane, bool has_pixel, float3 direction,
                                                     float a, float *distance)
 {
     float best = FAR_PLANE;
@@ -453,7 +454,7 @@ __device__ __forceinline__ int search_tree_together(const Scene *scene, unsigned
     int top = 0;
     /* The node whose children are tested next, and the lanes whose walks reached it. */
     int current = scene->root;
-    unsigned int reached = __ballot_sync(lanes, walking);
+    unsigned int reached = __ballot_sync(lanes, has_pixel);
     int children[2] = {scene->root, -1};
     int child_count = 1;
     if (current >= 0) {
@@ -496,7 +497,7 @@ __device__ __forceinline__ int search_tree_together(const Scene *scene, unsigned
         }
         /* A tree deeper than the warp's stack: the rest of each answer from every sphere. */
         if (top + 1 > stack_size) {
-            if (!walking) {
+            if (!has_pixel) {
                 return -1;
             }
             return every_sphere(scene, NEAREST_FROM_CAMERA, origin, direction, a, best, hit,
@@ -831,11 +832,10 @@ __global__ void plane_kernel(float *plane_x, float *plane_y, int width, int heig
     }
 }
 
-/* Renders pixel (i, j), where `walking` (the lane has a pixel); every lane of the warp (`lanes`,
- * this one `lane`) comes here together for the walk of the rays from the camera. */
 /* At most 256 threads a block, and five blocks an SM: 48 registers a thread (at six, 40 registers,
- * the code of this stage spills three times as much). An SM of compute capability 7.5 holds at
- * most 1,024 threads, so four blocks there. */
+ * stage 30's code spills three times as much). An SM of compute capability 7.5 holds at most
+ * 1,024 threads, so four blocks there. -DBLOCKS_PER_SM_MIN=4 gives 64 registers (the README's
+ * variant). */
 #define BLOCK_THREADS_MAX 256
 #ifndef BLOCKS_PER_SM_MIN
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
@@ -844,9 +844,12 @@ __global__ void plane_kernel(float *plane_x, float *plane_y, int width, int heig
 #define BLOCKS_PER_SM_MIN 5
 #endif
 #endif
+
+/* Renders pixel (i, j) where the lane `has_pixel`; every lane of the warp (`lanes`, this one
+ * `lane`) comes here together for the walk of the rays from the camera. */
 __device__ inline void render_pixel(unsigned char *framebuffer, const Scene *scene,
                                     const float *plane_x, const float *plane_y, int width,
-                                    int height, int i, int j, bool walking, unsigned int lanes,
+                                    int height, int i, int j, bool has_pixel, unsigned int lanes,
                                     int lane)
 {
     const Sphere *spheres = scene->spheres;
@@ -854,15 +857,15 @@ __device__ inline void render_pixel(unsigned char *framebuffer, const Scene *sce
     const Camera *camera = &constant_camera;
     const int pixel = j * width + i;
 
-    const float x = walking ? plane_x[i] : 0.0f;
-    const float y = walking ? plane_y[j] : 0.0f;
+    const float x = has_pixel ? plane_x[i] : 0.0f;
+    const float y = has_pixel ? plane_y[j] : 0.0f;
     const float3 origin = camera->origin;
     const float3 direction = sub3(make_float3(x, y, -1.0f), origin);
 
     float t;
-    const int hit = search_tree_together(scene, lanes, lane, walking, direction,
+    const int hit = search_tree_together(scene, lanes, lane, has_pixel, direction,
                                          dot3(direction, direction), &t);
-    if (!walking) {
+    if (!has_pixel) {
         return;
     }
     if (hit < 0) {

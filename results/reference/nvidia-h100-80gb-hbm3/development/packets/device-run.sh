@@ -8,6 +8,8 @@
 # in $OUT/logs.tgz, the counters in $OUT/ncu.tgz (summary.txt: python3 ../walk-order/summary.py .).
 # The differential test, difftest.txt, ran in a later call:
 #   tools/difftest.sh --seeds 200 --stages 28,28a,29,30,30a --jobs 16
+# Since the run: S names the stage's new folder, and each image is removed before the run that
+# should write it, so that a run that fails cannot pass on the previous one's image.
 set -u
 . .kit/setup.sh >/dev/null
 t0=$(date +%s); el() { echo $(( $(date +%s) - t0 )); }
@@ -22,18 +24,18 @@ for v in $variants; do
   ( NVCCFLAGS="-O3 $f1" CUDA_ARCH=90 make BUILD=build-$name build-$name/$S >$OUT/logs/build-$name.log 2>&1 || tail -5 $OUT/logs/build-$name.log ) &
 done
 wait; echo "variants built $(el) s"
-for f in build/30-*.resources.txt build/31-*.resources.txt build-*/*.resources.txt; do echo "== $f"; grep -A3 "render_kernel.*sm_90'" $f | grep -v Compiling; done > $OUT/logs/resources.txt
+for f in build/30-*.resources.txt build/$S.resources.txt build-*/*.resources.txt; do echo "== $f"; grep -A3 "render_kernel.*sm_90'" $f | grep -v Compiling; done > $OUT/logs/resources.txt
 for n in 1k 10k 100k; do cp build/scenes/random-$n.scene /tmp/sc/r$n.scene; done
 cp scenes/benchmark.scene /tmp/sc/benchmark.scene
 for sc in r1k r10k benchmark; do
   for size in 200x150 67x41; do
     build/cpu-reference --scene /tmp/sc/$sc.scene --size $size --output /tmp/sc/ref.ppm >/dev/null
     for b in build/$S build-t4/$S build-t8/$S build-t40/$S build-r64/$S; do
-      $b --scene /tmp/sc/$sc.scene --size $size --output /tmp/sc/o.ppm >/dev/null
+      rm -f /tmp/sc/o.ppm; $b --scene /tmp/sc/$sc.scene --size $size --output /tmp/sc/o.ppm >/dev/null
       echo "exact $b $sc $size: $(cmp /tmp/sc/ref.ppm /tmp/sc/o.ppm && echo identical)"
     done
     for blk in 8x4 16x16 24x5 40x4 7x9 33x1 1x1; do
-      timeout 120 build/$S --block $blk --scene /tmp/sc/$sc.scene --size $size --output /tmp/sc/o.ppm >/dev/null
+      rm -f /tmp/sc/o.ppm; timeout 120 build/$S --block $blk --scene /tmp/sc/$sc.scene --size $size --output /tmp/sc/o.ppm >/dev/null
       echo "exact build/$S --block $blk $sc $size: $(cmp /tmp/sc/ref.ppm /tmp/sc/o.ppm && echo identical)"
     done
   done
