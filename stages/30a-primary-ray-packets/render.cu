@@ -9,9 +9,9 @@
  * and three votes of the warp (__ballot_sync) decide the walk: which children any lane enters,
  * and which of them most lanes enter first. The warp goes on to that one and pushes the other,
  * with the lanes that enter it; the stack is the warp's, held one entry a lane in registers and
- * read with __shfl_sync. A lane leaves a box only where its own cone enters it past its own best
- * t, never nearer than its true hit, and keeps the smallest (t, index), so the image keeps its
- * bits. The shadow and reflection rays, less alike, keep the walk of a ray each.
+ * read with __shfl_sync. A lane leaves a box only where its own cone misses it or enters it past
+ * its own best t, never nearer than its true hit, and keeps the smallest (t, index), so the image
+ * keeps its bits. The shadow and reflection rays, less alike, keep the walk of a ray each.
  *
  * Builds on 30-warp-tiles.
  */
