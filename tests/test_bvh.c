@@ -527,6 +527,33 @@ static void a_tie_goes_to_the_first_sphere_in_file_order(void **state)
     }
 }
 
+/* walk-work's scenes: one sphere in a 16x16 frame, and two clusters of four spheres, one behind
+ * the other along -z, in a 4x4 frame (pixel (1, 1)'s ray runs along -z through x = y = 0). Each
+ * written into DIR; the path is returned in SCENE. */
+static const char *const walk_work_setting =
+    "camera 0 0 1\nbackground 0 0 0\nlight 1 3 1\nlight_colour 1 1 1\n"
+    "ambient 0.1\ndiffuse 0.7\nspecular 0.7\n";
+
+static void write_one_sphere_scene(const char *dir, char *scene, size_t size)
+{
+    char text[1024];
+    snprintf(scene, size, "%s/one.scene", dir);
+    snprintf(text, sizeof text, "size 16 16\n%ssphere 1 0 0 -3 1 0 0\n", walk_work_setting);
+    test_write_file(scene, text);
+}
+
+static void write_two_clusters_scene(const char *dir, char *scene, size_t size)
+{
+    char text[1024];
+    snprintf(scene, size, "%s/two.scene", dir);
+    int length = snprintf(text, sizeof text, "size 4 4\n%s", walk_work_setting);
+    for (int z = -30; z <= -3; z += 27)
+        length += snprintf(text + length, sizeof text - (size_t)length,
+                           "sphere 0.2 0 0 %d 1 0 0\nsphere 0.2 1 0 %d 1 0 0\n"
+                           "sphere 0.2 -1 0 %d 1 0 0\nsphere 0.2 0 1 %d 1 0 0\n", z, z, z, z);
+    test_write_file(scene, text);
+}
+
 /* tools/walk-work counts what an exact walk tests: in a scene of one sphere the tree is one leaf,
  * so every ray tests one box (the root) and at most one sphere; in two clusters of four spheres,
  * one behind the other, the ray through the middle tests the root's and both leaves' boxes and
@@ -537,12 +564,7 @@ static void walk_work_counts_the_boxes_and_spheres_a_ray_tests(void **state)
     (void)state;
     char *dir = make_temporary_folder();
     char scene[128];
-    const char *const setting = "camera 0 0 1\nbackground 0 0 0\nlight 1 3 1\nlight_colour 1 1 1\n"
-                                "ambient 0.1\ndiffuse 0.7\nspecular 0.7\n";
-    char text[1024];
-    snprintf(scene, sizeof scene, "%s/one.scene", dir);
-    snprintf(text, sizeof text, "size 16 16\n%ssphere 1 0 0 -3 1 0 0\n", setting);
-    test_write_file(scene, text);
+    write_one_sphere_scene(dir, scene, sizeof scene);
     struct command_result *r =
         run_shell("%s/walk-work --scene %s --step 1", test_build_dir(), scene);
     assert_int_equal(r->exit_code, 0);
@@ -560,13 +582,7 @@ static void walk_work_counts_the_boxes_and_spheres_a_ray_tests(void **state)
     }
 
     /* Size 4x4, step 3: only pixel (1, 1), whose ray runs along -z through x = y = 0. */
-    snprintf(scene, sizeof scene, "%s/two.scene", dir);
-    int length = snprintf(text, sizeof text, "size 4 4\n%s", setting);
-    for (int z = -30; z <= -3; z += 27)
-        length += snprintf(text + length, sizeof text - (size_t)length,
-                           "sphere 0.2 0 0 %d 1 0 0\nsphere 0.2 1 0 %d 1 0 0\n"
-                           "sphere 0.2 -1 0 %d 1 0 0\nsphere 0.2 0 1 %d 1 0 0\n", z, z, z, z);
-    test_write_file(scene, text);
+    write_two_clusters_scene(dir, scene, sizeof scene);
     r = run_shell("%s/walk-work --scene %s --step 3", test_build_dir(), scene);
     assert_int_equal(r->exit_code, 0);
     assert_non_null(strstr(r->out, "1 pixels traced"));
@@ -608,6 +624,37 @@ static void walk_work_counts_the_boxes_and_spheres_a_ray_tests(void **state)
     assert_string_equal(r->out, "");
 }
 
+/* walk-work --packets walks a tile's rays from the camera as one packet (side stage 30a) and
+ * holds every answer to the ray's own walk: in a scene of one sphere the tile's 20 rays that
+ * enter the root (a leaf) are one step of the packet; in the two clusters the one ray that
+ * enters the root sends the packet to the near leaf, then to the far one, whose spheres the
+ * packet tests though the ray's own walk skipped that leaf past its hit (the warp's stack holds
+ * no entry distances): 3 steps against 2 nodes, 8 sphere tests against 4. */
+static void walk_work_packets_walk_a_tile_as_one(void **state)
+{
+    (void)state;
+    char *dir = make_temporary_folder();
+    char scene[128];
+    write_one_sphere_scene(dir, scene, sizeof scene);
+    struct command_result *r =
+        run_shell("%s/walk-work --scene %s --step 16 --packets", test_build_dir(), scene);
+    assert_int_equal(r->exit_code, 0);
+    assert_non_null(strstr(r->out, "1 tiles (32 rays), every answer its ray's own walk's"));
+    assert_non_null(strstr(r->out, "1.0 nodes of any ray"));
+    assert_non_null(strstr(r->out, "packet: 1.0 steps (1.00x the nodes of any ray"));
+    assert_non_null(strstr(r->out, "20.0 rays a step"));
+    assert_non_null(strstr(r->out, "boxes 32.0 one at a time, 32.0 as a packet"));
+
+    write_two_clusters_scene(dir, scene, sizeof scene);
+    r = run_shell("%s/walk-work --scene %s --step 3 --packets", test_build_dir(), scene);
+    assert_int_equal(r->exit_code, 0);
+    assert_non_null(strstr(r->out, "1 tiles (16 rays), every answer its ray's own walk's"));
+    assert_non_null(strstr(r->out, "2.0 nodes of any ray"));
+    assert_non_null(strstr(r->out, "packet: 3.0 steps"));
+    assert_non_null(strstr(r->out, "spheres 4.0, 8.0 (2.00x)"));
+    remove_temporary_folder(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -620,6 +667,7 @@ int main(void)
         cmocka_unit_test(the_path_tracing_reference_sums_the_same_both_ways),
         cmocka_unit_test(a_tie_goes_to_the_first_sphere_in_file_order),
         cmocka_unit_test(walk_work_counts_the_boxes_and_spheres_a_ray_tests),
+        cmocka_unit_test(walk_work_packets_walk_a_tile_as_one),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,7 @@
 /* walk-work: how much work an exact walk of the CPU reference's tree leaves a ray, counted on the
  * CPU, and the least time that work can take on a GPU without ray-tracing cores.
  *
- *   build/walk-work --scene FILE [--size WxH] [--step N] [--sms S] [--clock-ghz F]
+ *   build/walk-work --scene FILE [--size WxH] [--step N] [--sms S] [--clock-ghz F] [--packets]
  *
  * It traces the rays of one pixel in N across and one row in N down (default 16) of a WxH frame
  * (default the scene's size), as SPEC.md section 2 does (a primary ray; on a hit a shadow ray and a
@@ -17,7 +17,12 @@
  * SPHERE_OPERATIONS below; no loads, no stack, no loop counted) divided by what the GPU's lanes
  * can execute (--sms SMs x 4 schedulers x 32 lanes x --clock-ghz, default the H100 SXM's 132 SMs
  * at its 1.98 GHz boost clock): the time of a kernel that issues every cycle with every lane busy
- * and does nothing but these tests. Exit status 0, 1 when an answer differs, 2 on bad input. */
+ * and does nothing but these tests.
+ *
+ * With --packets it also walks the rays from the camera of the 8x4 tile around each pixel traced
+ * as side stage 30a's warp does, as one packet (packet_walk below), and prints what the tile's
+ * rays walked one at a time and as a packet cost in nodes and tests. Exit status 0, 1 when an
+ * answer differs, 2 on bad input. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +50,23 @@ static const char *const kind_names[KINDS] = {"primary", "shadow", "reflection",
 
 struct work {
     unsigned long long rays, boxes, spheres;
+    unsigned long long nodes; /* nodes whose children or spheres the walk tested */
+    /* Optional (NULL): seen[n] is set to stamp when node n is first visited under that stamp,
+     * and distinct counts those first visits: the nodes a set of walks visited together. */
+    unsigned *seen;
+    unsigned stamp;
+    unsigned long long distinct;
 };
+
+/* Counts a visit of node n. */
+static void visit(struct work *work, int n)
+{
+    work->nodes++;
+    if (work->seen && work->seen[n] != work->stamp) {
+        work->seen[n] = work->stamp;
+        work->distinct++;
+    }
+}
 
 /* The nearer entered child first, the farther pushed, a pushed node skipped once the hit is
  * nearer than where the ray enters it; shadow (any_hit) ends at the first blocker past
@@ -72,7 +93,9 @@ static int walk(const struct spec_world *world, const struct spec_bvh *tree,
         --top;
         if (stack_entry[top] > closest)
             continue;
-        const struct spec_bvh_node *node = &tree->nodes[stack[top]];
+        int current = stack[top];
+        const struct spec_bvh_node *node = &tree->nodes[current];
+        visit(work, current);
         while (node->count == 0) {
             int near = node->first, far = node->first + 1;
             float near_entry = spec_bvh_cone_entry(&tree->nodes[near], &cone, closest);
@@ -90,6 +113,7 @@ static int walk(const struct spec_world *world, const struct spec_bvh *tree,
             if (near_entry == INFINITY)
                 break;
             node = &tree->nodes[near];
+            visit(work, near);
         }
         if (node->count == 0)
             continue;
@@ -167,6 +191,179 @@ static int trace_pixel(const struct spec_world *world, const struct spec_bvh *re
     return 0;
 }
 
+/* ---- packets: a tile's rays from the camera walked as one (side stage 30a) ------------------ */
+
+#define TILE_WIDTH 8
+#define TILE_HEIGHT 4
+#define PACKET (TILE_WIDTH * TILE_HEIGHT)
+
+struct packet_work {
+    unsigned long long tiles, rays;
+    unsigned long long ray_nodes;      /* the rays' own walks: nodes visited, summed */
+    unsigned long long most_ray_nodes; /* the most nodes one ray of a tile visited, summed */
+    unsigned long long union_nodes;    /* the nodes any ray of a tile visited, summed */
+    unsigned long long steps;          /* the packet's nodes, one a step */
+    unsigned long long lane_steps;     /* the rays that took part in each step, summed */
+    unsigned long long ray_boxes, ray_spheres, packet_boxes, packet_spheres;
+};
+
+/* Walks the rays of the lanes in `lanes` (one origin, directions[l]) as one packet, as stage
+ * 30a's warp does: the packet is at one node with the lanes that reached it; each of them tests
+ * the node's two children's boxes against its own best t (or a leaf's spheres); the packet goes
+ * on to the child that most of the entering lanes enter first, with the lanes that enter it, and
+ * pushes the other with its lanes; a popped child is not tested again against the lanes' best t
+ * (the warp's stack holds no entry distances). The root's box is tested first, as walk() does.
+ * Writes each lane's hit and t; returns 0, or -1 when the stack overflows. */
+static int packet_walk(const struct spec_world *world, const struct spec_bvh *tree,
+                       struct spec_vec3 origin, const struct spec_vec3 *directions,
+                       unsigned lanes, int *hits, float *ts, struct packet_work *work)
+{
+    struct spec_bvh_cone cones[PACKET];
+    int stack[SPEC_BVH_STACK];
+    unsigned stack_lanes[SPEC_BVH_STACK];
+    int top = 0;
+    unsigned reached = 0;
+    for (int l = 0; l < PACKET; ++l) {
+        hits[l] = -1;
+        ts[l] = SPEC_FAR_PLANE;
+        if (!(lanes >> l & 1u))
+            continue;
+        cones[l] = spec_bvh_cone_for_walk(tree, origin, directions[l], SPEC_BVH_CONE_SLOPE,
+                                          SPEC_FAR_PLANE);
+        work->packet_boxes++;
+        if (spec_bvh_cone_entry(&tree->nodes[0], &cones[l], ts[l]) != INFINITY)
+            reached |= 1u << l;
+    }
+    if (reached) {
+        stack[top] = 0;
+        stack_lanes[top++] = reached;
+    }
+    while (top > 0) {
+        --top;
+        int current = stack[top];
+        reached = stack_lanes[top];
+        for (;;) {
+            const struct spec_bvh_node *node = &tree->nodes[current];
+            work->steps++;
+            work->lane_steps += (unsigned)__builtin_popcount(reached);
+            if (node->count > 0) {
+                for (int l = 0; l < PACKET; ++l) {
+                    if (!(reached >> l & 1u))
+                        continue;
+                    for (int k = 0; k < node->count; ++k) {
+                        int s = tree->order[node->first + k];
+                        float t;
+                        work->packet_spheres++;
+                        if (spec_intersect(origin, directions[l], &world->spheres[s], &t) &&
+                            t >= 0.0f &&
+                            (t < ts[l] || (t == ts[l] && hits[l] >= 0 && s < hits[l]))) {
+                            ts[l] = t;
+                            hits[l] = s;
+                        }
+                    }
+                }
+                break;
+            }
+            /* The votes: which lanes enter each child before their best t, and which enter the
+             * second child first. */
+            unsigned to_first = 0, to_second = 0, second_first = 0;
+            for (int l = 0; l < PACKET; ++l) {
+                if (!(reached >> l & 1u))
+                    continue;
+                float e0 = spec_bvh_cone_entry(&tree->nodes[node->first], &cones[l], ts[l]);
+                float e1 = spec_bvh_cone_entry(&tree->nodes[node->first + 1], &cones[l], ts[l]);
+                work->packet_boxes += 2;
+                int enters0 = e0 != INFINITY && !(e0 > ts[l]);
+                int enters1 = e1 != INFINITY && !(e1 > ts[l]);
+                to_first |= (unsigned)enters0 << l;
+                to_second |= (unsigned)enters1 << l;
+                second_first |= (unsigned)(enters1 && (!enters0 || e1 < e0)) << l;
+            }
+            int second_next = 2 * __builtin_popcount(second_first) >
+                              __builtin_popcount(to_first | to_second);
+            unsigned next_lanes = second_next ? to_second : to_first;
+            unsigned later_lanes = second_next ? to_first : to_second;
+            if (!next_lanes)
+                break;
+            if (later_lanes) {
+                if (top == SPEC_BVH_STACK)
+                    return -1;
+                stack[top] = node->first + (second_next ? 0 : 1);
+                stack_lanes[top++] = later_lanes;
+            }
+            current = node->first + (second_next ? 1 : 0);
+            reached = next_lanes;
+        }
+    }
+    return 0;
+}
+
+/* The 8x4 tile whose corner is (x0, y0), cut at the frame's edges: its rays from the camera
+ * walked one at a time (walk(), counting the nodes each visits and those any of them visits),
+ * then as a packet, each lane's answer held to its own walk's. 0, or -1 when an answer differs. */
+static int trace_tile(const struct spec_world *world, const struct spec_bvh *tree, int x0, int y0,
+                      int width, int height, unsigned *seen, struct packet_work *work)
+{
+    struct spec_vec3 origin = world->camera, directions[PACKET];
+    int hits[PACKET], packet_hits[PACKET];
+    float ts[PACKET], packet_ts[PACKET];
+    unsigned lanes = 0;
+    struct work rays = {0};
+    rays.seen = seen;
+    rays.stamp = (unsigned)(work->tiles + 1);
+    unsigned long long most = 0;
+    for (int l = 0; l < PACKET; ++l) {
+        int i = x0 + l % TILE_WIDTH, j = y0 + l / TILE_WIDTH;
+        if (i >= width || j >= height)
+            continue;
+        lanes |= 1u << l;
+        directions[l] = spec_primary_direction(i, j, width, height, origin);
+        unsigned long long before = rays.nodes;
+        hits[l] = walk(world, tree, origin, directions[l], 0, &ts[l], &rays);
+        if (rays.nodes - before > most)
+            most = rays.nodes - before;
+    }
+    if (packet_walk(world, tree, origin, directions, lanes, packet_hits, packet_ts, work)) {
+        fprintf(stderr, "%s: error: the packet's stack of %d overflowed at tile (%d, %d)\n",
+                program, SPEC_BVH_STACK, x0, y0);
+        return -1;
+    }
+    for (int l = 0; l < PACKET; ++l)
+        if ((lanes >> l & 1u) &&
+            !check(packet_hits[l] == hits[l] && (hits[l] < 0 || packet_ts[l] == ts[l]),
+                   "packet's primary hit", x0 + l % TILE_WIDTH, y0 + l / TILE_WIDTH))
+            return -1;
+    work->tiles++;
+    work->rays += rays.rays;
+    work->ray_nodes += rays.nodes;
+    work->most_ray_nodes += most;
+    work->union_nodes += rays.distinct;
+    work->ray_boxes += rays.boxes;
+    work->ray_spheres += rays.spheres;
+    return 0;
+}
+
+/* What the packets cost against their rays' own walks, a tile on average. */
+static void print_packets(const struct packet_work *w)
+{
+    double tiles = (double)w->tiles;
+    printf("packets: the 8x4 tile of rays from the camera around each pixel traced, %llu tiles "
+           "(%llu rays), every answer its ray's own walk's\n", w->tiles, w->rays);
+    printf("a tile's rays walked one at a time: %.1f nodes a ray, the most of a ray %.1f, "
+           "%.1f nodes of any ray (%.1f summed)\n", (double)w->ray_nodes / (double)w->rays,
+           (double)w->most_ray_nodes / tiles, (double)w->union_nodes / tiles,
+           (double)w->ray_nodes / tiles);
+    printf("the tile as one packet: %.1f steps (%.2fx the nodes of any ray, %.2fx the most of a "
+           "ray), %.1f rays a step\n", (double)w->steps / tiles,
+           (double)w->steps / (double)w->union_nodes, (double)w->steps / (double)w->most_ray_nodes,
+           (double)w->lane_steps / (double)w->steps);
+    printf("tests a tile: boxes %.1f one at a time, %.1f as a packet (%.2fx); spheres %.1f, "
+           "%.1f (%.2fx)\n", (double)w->ray_boxes / tiles, (double)w->packet_boxes / tiles,
+           (double)w->packet_boxes / (double)w->ray_boxes, (double)w->ray_spheres / tiles,
+           (double)w->packet_spheres / tiles,
+           (double)w->packet_spheres / (double)w->ray_spheres);
+}
+
 static int parse_int(const char *text, int lo, int hi, int *value)
 {
     char *end;
@@ -181,24 +378,31 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: %s --scene FILE [--size WxH] [--step N] [--sms S] [--clock-ghz F]\n"
+            "       [--packets]\n"
             "  Counts the boxes and spheres an exact walk of the CPU reference's tree tests a\n"
             "  ray (one pixel in N across, one row in N down, of a WxH frame: default the\n"
             "  scene's size, N 16),\n"
             "  and the least time those tests take on S SMs at F GHz (default 132 and 1.98,\n"
-            "  the H100 SXM's), every lane busy every cycle.\n",
+            "  the H100 SXM's), every lane busy every cycle. --packets also walks the rays\n"
+            "  from the camera of the 8x4 tile around each pixel traced as one packet (side\n"
+            "  stage 30a) and compares its nodes and tests with the rays' own walks.\n",
             program);
 }
 
 int main(int argc, char **argv)
 {
     const char *scene_path = NULL;
-    int width = 0, height = 0, step = 16, sms = 132;
+    int width = 0, height = 0, step = 16, sms = 132, packets = 0;
     double clock_ghz = 1.98;
     for (int a = 1; a < argc; ++a) {
         const char *value = a + 1 < argc ? argv[a + 1] : NULL;
         if (!strcmp(argv[a], "--help")) {
             usage(stdout);
             return 0;
+        }
+        if (!strcmp(argv[a], "--packets")) {
+            packets = 1;
+            continue;
         }
         static const char *const known[] = {"--scene", "--size", "--step", "--sms", "--clock-ghz"};
         int is_known = 0;
@@ -301,6 +505,20 @@ int main(int argc, char **argv)
     for (int j = step / 2; j < height && !status; j += step)
         for (int i = step / 2; i < width && !status; i += step, ++pixels)
             status = trace_pixel(&world, &reference, &tree, i, j, width, height, work) ? 1 : 0;
+    struct packet_work packet_work = {0};
+    unsigned *seen = NULL;
+    if (packets && !status) {
+        seen = calloc((size_t)tree.node_count, sizeof *seen);
+        if (!seen) {
+            fprintf(stderr, "%s: error: out of host memory for the tree of %d spheres\n", program,
+                    scene.sphere_count);
+            status = 2;
+        }
+        for (int j = step / 2; j < height && !status; j += step)
+            for (int i = step / 2; i < width && !status; i += step)
+                status = trace_tile(&world, &tree, i - i % TILE_WIDTH, j - j % TILE_HEIGHT, width,
+                                    height, seen, &packet_work) ? 1 : 0;
+    }
 
     if (!status) {
         printf("%s: %s, %d spheres, %dx%d frame, %llu pixels traced (one in %d across, one row "
@@ -311,7 +529,7 @@ int main(int argc, char **argv)
         printf("%-20s %14s %14s %16s %16s\n", "ray", "rays a pixel", "boxes a ray",
                "spheres a ray", "operations a ray");
         double operations = 0.0; /* a pixel's, on average */
-        struct work all = {0, 0, 0};
+        struct work all = {0};
         for (int k = 0; k < KINDS; ++k) {
             double rays = (double)work[k].rays, per = rays > 0.0 ? 1.0 / rays : 0.0;
             double ops = (double)work[k].boxes * BOX_OPERATIONS +
@@ -331,7 +549,10 @@ int main(int argc, char **argv)
                "every cycle\n",
                frame, BOX_OPERATIONS, SPHERE_OPERATIONS, sms, clock_ghz,
                frame / lanes_per_second * 1e3);
+        if (packets)
+            print_packets(&packet_work);
     }
+    free(seen);
     free(widened);
     bvh_free(&reference_tree);
     scene_free(&scene);
