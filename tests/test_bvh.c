@@ -625,11 +625,13 @@ static void walk_work_counts_the_boxes_and_spheres_a_ray_tests(void **state)
 }
 
 /* walk-work --packets walks a tile's rays from the camera as one packet (side stage 30a) and
- * holds every answer to the ray's own walk: in a scene of one sphere the tile's 20 rays that
- * enter the root (a leaf) are one step of the packet; in the two clusters the one ray that
- * enters the root sends the packet to the near leaf, then to the far one, whose spheres the
- * packet tests though the ray's own walk skipped that leaf past its hit (the warp's stack holds
- * no entry distances): 3 steps against 2 nodes, 8 sphere tests against 4. */
+ * holds every answer to the ray's own walk. One sphere: the tree is one leaf, and the tile's 20
+ * rays that enter it are one step of the packet; at --step 8 four tiles, each its own count of
+ * the nodes any ray visits. Two clusters: the one ray that enters the root sends the packet to
+ * the near leaf, then to the far one, whose spheres the packet tests though the ray's own walk
+ * skipped that leaf past its hit (the warp's stack holds no entry distances): 3 steps against 2
+ * nodes, 8 sphere tests against 4. Four spheres near and eight far, in either file order: the
+ * packet goes first where most of its rays go first, 3 steps and no sphere past the hits. */
 static void walk_work_packets_walk_a_tile_as_one(void **state)
 {
     (void)state;
@@ -639,19 +641,42 @@ static void walk_work_packets_walk_a_tile_as_one(void **state)
     struct command_result *r =
         run_shell("%s/walk-work --scene %s --step 16 --packets", test_build_dir(), scene);
     assert_int_equal(r->exit_code, 0);
-    assert_non_null(strstr(r->out, "1 tiles (32 rays), every answer its ray's own walk's"));
-    assert_non_null(strstr(r->out, "1.0 nodes of any ray"));
-    assert_non_null(strstr(r->out, "packet: 1.0 steps (1.00x the nodes of any ray"));
-    assert_non_null(strstr(r->out, "20.0 rays a step"));
-    assert_non_null(strstr(r->out, "boxes 32.0 one at a time, 32.0 as a packet"));
+    assert_non_null(strstr(r->out, " 1 tiles (32 rays), every answer its ray's own walk's\n"));
+    assert_non_null(strstr(r->out, ": 0.6 nodes a ray, the most of a ray 1.0, 1.0 nodes of any ray "
+                                   "(20.0 summed)\n"));
+    assert_non_null(strstr(r->out, "packet: 1.0 steps (1.00x the nodes of any ray, 1.00x the most "
+                                   "of a ray), 20.0 rays a step\n"));
+    assert_non_null(strstr(r->out, ": boxes 32.0 one at a time, 32.0 as a packet (1.00x)"));
+    r = run_shell("%s/walk-work --scene %s --step 8 --packets", test_build_dir(), scene);
+    assert_int_equal(r->exit_code, 0);
+    assert_non_null(strstr(r->out, " 4 tiles (128 rays)"));
+    assert_non_null(strstr(r->out, ", 1.0 nodes of any ray (13.8 summed)\n"));
 
     write_two_clusters_scene(dir, scene, sizeof scene);
     r = run_shell("%s/walk-work --scene %s --step 3 --packets", test_build_dir(), scene);
     assert_int_equal(r->exit_code, 0);
-    assert_non_null(strstr(r->out, "1 tiles (16 rays), every answer its ray's own walk's"));
-    assert_non_null(strstr(r->out, "2.0 nodes of any ray"));
+    assert_non_null(strstr(r->out, " 1 tiles (16 rays), every answer its ray's own walk's\n"));
+    assert_non_null(strstr(r->out, ", the most of a ray 2.0, 2.0 nodes of any ray (2.0 summed)\n"));
     assert_non_null(strstr(r->out, "packet: 3.0 steps"));
-    assert_non_null(strstr(r->out, "spheres 4.0, 8.0 (2.00x)"));
+    assert_non_null(strstr(r->out, "; spheres 4.0, 8.0 (2.00x)\n"));
+
+    for (int far_first = 0; far_first <= 1; ++far_first) {
+        char text[2048];
+        const char *const near = "sphere 0.2 0 0 -3 1 0 0\nsphere 0.2 1 0 -3 1 0 0\n"
+                                 "sphere 0.2 -1 0 -3 1 0 0\nsphere 0.2 0 1 -3 1 0 0\n";
+        const char *const far = "sphere 0.2 1 0 -30 1 0 0\nsphere 0.2 -1 0 -30 1 0 0\n"
+                                "sphere 0.2 0 1 -30 1 0 0\nsphere 0.2 0 -1 -30 1 0 0\n"
+                                "sphere 0.2 2 0 -30 1 0 0\nsphere 0.2 -2 0 -30 1 0 0\n"
+                                "sphere 0.2 0 2 -30 1 0 0\nsphere 0.2 0 -2 -30 1 0 0\n";
+        snprintf(scene, sizeof scene, "%s/near-and-far.scene", dir);
+        snprintf(text, sizeof text, "size 4 4\n%s%s%s", walk_work_setting,
+                 far_first ? far : near, far_first ? near : far);
+        test_write_file(scene, text);
+        r = run_shell("%s/walk-work --scene %s --step 3 --packets", test_build_dir(), scene);
+        assert_int_equal(r->exit_code, 0);
+        assert_non_null(strstr(r->out, "packet: 3.0 steps"));
+        assert_non_null(strstr(r->out, "; spheres 4.0, 4.0 (1.00x)\n"));
+    }
     remove_temporary_folder(dir);
 }
 
