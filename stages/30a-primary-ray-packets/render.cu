@@ -349,15 +349,9 @@ __device__ __forceinline__ int search_tree(const Scene *scene, enum search what,
             if (k >= child_count || child >= 0) {
                 continue;
             }
-            float3 oc;
+            /* Rays from the camera take search_tree_together, below. */
             float c, t;
-            if (what == NEAREST_FROM_CAMERA) {
-                const float4 from_camera = __ldg(&scene->leaf_from_camera[~child]);
-                oc = make_float3(from_camera.x, from_camera.y, from_camera.z);
-                c = from_camera.w;
-            } else {
-                oc = from_sphere(origin, __ldg(&scene->leaf_geometry[~child]), &c);
-            }
+            const float3 oc = from_sphere(origin, __ldg(&scene->leaf_geometry[~child]), &c);
             if (!has_intersection(oc, c, direction, a, &t)) {
                 continue;
             }
