@@ -21,8 +21,14 @@
  *
  * With --packets it also walks the rays from the camera of the 8x4 tile holding each pixel traced
  * (each tile once) as side stage 30a's warp does, as one packet (packet_walk below), and prints
- * what the tile's rays walked one at a time and as a packet cost in nodes and tests. Exit status
+ * what the tile's rays walked one at a time and as a packet cost in nodes and tests.
+ *
+ * With --half-boxes every widened box of the tree is rounded outward to half-precision floats
+ * (IEEE binary16: low planes down, high planes up, past +-65,504 an infinity on the outer side)
+ * as side stage 30b stores its children's boxes, and the walk counted on those: how many more
+ * boxes and spheres the looser boxes cost a ray, every answer still the reference's. Exit status
  * 0, 1 when an answer differs (or a packet's stack overflows), 2 on bad input. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -367,6 +373,37 @@ static void print_packets(const struct packet_work *w)
            (double)w->packet_spheres / (double)w->ray_spheres);
 }
 
+/* ---- half-precision boxes (side stage 30b) --------------------------------------------------- */
+
+/* The half nearest x on its side: below it (up = 0) or above it (up = 1), as CUDA's
+ * __float2half_rd and __float2half_ru round; past the largest half, 65,504, the outer side is an
+ * infinity and the inner one 65,504. A half has 11 significant bits: between 2^e and 2^(e+1) its
+ * spacing is 2^(e-10), and 2^-24 below 2^-14 (its subnormals). x / spacing and the product
+ * back are exact (powers of two, far from the float range's ends), so floorf and ceilf round
+ * onto the grid. NaN stays NaN (the cone test keeps a box with a NaN plane). */
+static float half_outward(float x, int up)
+{
+    if (x != x)
+        return x;
+    if (x > 65504.0f)
+        return up ? INFINITY : 65504.0f;
+    if (x < -65504.0f)
+        return up ? -65504.0f : -INFINITY;
+    int exponent;
+    frexpf(x, &exponent); /* |x| = m 2^exponent, m in [0.5, 1): 2^(exponent-1) <= |x| */
+    float spacing = ldexpf(1.0f, (exponent - 1 - 10) > -24 ? exponent - 1 - 10 : -24);
+    return (up ? ceilf(x / spacing) : floorf(x / spacing)) * spacing;
+}
+
+/* A widened node's box as stage 30b stores it. */
+static void round_box_to_halves(struct spec_bvh_node *node)
+{
+    node->lo = spec_v3(half_outward(node->lo.x, 0), half_outward(node->lo.y, 0),
+                       half_outward(node->lo.z, 0));
+    node->hi = spec_v3(half_outward(node->hi.x, 1), half_outward(node->hi.y, 1),
+                       half_outward(node->hi.z, 1));
+}
+
 static int parse_int(const char *text, int lo, int hi, int *value)
 {
     char *end;
@@ -381,21 +418,23 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: %s --scene FILE [--size WxH] [--step N] [--sms S] [--clock-ghz F]\n"
-            "       [--packets]\n"
+            "       [--packets] [--half-boxes]\n"
             "  Counts the boxes and spheres an exact walk of the CPU reference's tree tests a\n"
             "  ray (one pixel in N across, one row in N down, of a WxH frame: default the\n"
             "  scene's size, N 16),\n"
             "  and the least time those tests take on S SMs at F GHz (default 132 and 1.98,\n"
             "  the H100 SXM's), every lane busy every cycle. --packets also walks the rays\n"
             "  from the camera of the 8x4 tile holding each pixel traced as one packet (side\n"
-            "  stage 30a) and compares its nodes and tests with the rays' own walks.\n",
+            "  stage 30a) and compares its nodes and tests with the rays' own walks.\n"
+            "  --half-boxes walks a tree whose boxes are rounded outward to half-precision\n"
+            "  floats, as side stage 30b stores them.\n",
             program);
 }
 
 int main(int argc, char **argv)
 {
     const char *scene_path = NULL;
-    int width = 0, height = 0, step = 16, sms = 132, packets = 0;
+    int width = 0, height = 0, step = 16, sms = 132, packets = 0, half_boxes = 0;
     double clock_ghz = 1.98;
     for (int a = 1; a < argc; ++a) {
         const char *value = a + 1 < argc ? argv[a + 1] : NULL;
@@ -405,6 +444,10 @@ int main(int argc, char **argv)
         }
         if (!strcmp(argv[a], "--packets")) {
             packets = 1;
+            continue;
+        }
+        if (!strcmp(argv[a], "--half-boxes")) {
+            half_boxes = 1;
             continue;
         }
         static const char *const known[] = {"--scene", "--size", "--step", "--sms", "--clock-ghz"};
@@ -484,6 +527,8 @@ int main(int argc, char **argv)
     int largest_leaf = 0;
     for (int n = 0; n < reference.node_count; ++n) {
         widened[n] = spec_bvh_cone_widen_box(&reference.nodes[n]);
+        if (half_boxes)
+            round_box_to_halves(&widened[n]);
         if (reference.nodes[n].count > largest_leaf)
             largest_leaf = reference.nodes[n].count;
     }
@@ -527,10 +572,11 @@ int main(int argc, char **argv)
 
     if (!status) {
         printf("%s: %s, %d spheres, %dx%d frame, %llu pixels traced (one in %d across, one row "
-               "in %d down), tree of %d nodes (leaves of at most %d sphere%s), every answer the "
+               "in %d down), tree of %d nodes (leaves of at most %d sphere%s%s), every answer the "
                "reference's\n",
                program, scene_path, scene.sphere_count, width, height, pixels, step, step,
-               reference.node_count, SPEC_BVH_LEAF_SPHERES, SPEC_BVH_LEAF_SPHERES > 1 ? "s" : "");
+               reference.node_count, SPEC_BVH_LEAF_SPHERES, SPEC_BVH_LEAF_SPHERES > 1 ? "s" : "",
+               half_boxes ? ", boxes rounded outward to halves" : "");
         printf("%-20s %14s %14s %16s %16s\n", "ray", "rays a pixel", "boxes a ray",
                "spheres a ray", "operations a ray");
         double operations = 0.0; /* a pixel's, on average */

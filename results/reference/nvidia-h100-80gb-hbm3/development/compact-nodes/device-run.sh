@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# 2026-11-27, H100: side stage 30b-compact-nodes against 30-warp-tiles. Exactness (TREE_STACK 4,
+# 8 and 40; --block shapes with whole tiles, without, and with warps of fewer than 32 lanes; odd
+# sizes; the 1k scene moved to x = 70,000, past the halves' range (65,504), and to x = 12,000,
+# where a half's spacing is 8), timing interleaved (30, 30b) on the benchmark and on 1k/10k/100k
+# random spheres, Nsight Compute counters of both, the differential test over 200 seeds, and
+# test_big_scenes and test_gpu_stages. Run from the repository root with .kit/ (device-kit) beside
+# it; logs come back in $OUT/logs.tgz, the counters in $OUT/ncu.tgz (summary.txt:
+# python3 ../walk-order/summary.py .). Each image is removed before the run that should write it.
+set -u
+. .kit/setup.sh >/dev/null
+t0=$(date +%s); el() { echo $(( $(date +%s) - t0 )); }
+mkdir -p $OUT/logs $OUT/ncu /tmp/sc
+{ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader; nvcc --version | tail -2; date -u; } | tee $OUT/logs/gpu.txt
+S=30b-compact-nodes
+CUDA_ARCH=90 make -j16 all tests scenes >$OUT/logs/build-all.log 2>&1 || { tail -30 $OUT/logs/build-all.log; exit 1; }
+echo "build all $(el) s"
+variants="t4:-DTREE_STACK=4 t8:-DTREE_STACK=8 t40:-DTREE_STACK=40"
+for v in $variants; do
+  IFS=: read -r name f1 <<<"$v"
+  ( NVCCFLAGS="-O3 $f1" CUDA_ARCH=90 make BUILD=build-$name build-$name/$S >$OUT/logs/build-$name.log 2>&1 || tail -5 $OUT/logs/build-$name.log ) &
+done
+wait; echo "variants built $(el) s"
+for f in build/30-*.resources.txt build/$S.resources.txt build-*/*.resources.txt; do echo "== $f"; grep -A3 "render_kernel.*sm_90'" $f | grep -v Compiling; done > $OUT/logs/resources.txt
+for n in 1k 10k 100k; do cp build/scenes/random-$n.scene /tmp/sc/r$n.scene; done
+cp scenes/benchmark.scene /tmp/sc/benchmark.scene
+# The 1k scene moved along x (camera, light and spheres): past the halves' range, and far out.
+for dx in 70000 12000; do
+  awk -v dx=$dx '$1=="camera"||$1=="light" {$2+=dx} $1=="sphere" {$3+=dx} {print}' /tmp/sc/r1k.scene > /tmp/sc/r1k-x$dx.scene
+done
+for sc in r1k r10k benchmark r1k-x70000 r1k-x12000; do
+  for size in 200x150 67x41; do
+    build/cpu-reference --scene /tmp/sc/$sc.scene --size $size --output /tmp/sc/ref.ppm >/dev/null
+    for b in build/30-warp-tiles build/$S build-t4/$S build-t8/$S build-t40/$S; do
+      rm -f /tmp/sc/o.ppm; timeout 120 $b --scene /tmp/sc/$sc.scene --size $size --output /tmp/sc/o.ppm >/dev/null
+      echo "exact $b $sc $size: $(cmp /tmp/sc/ref.ppm /tmp/sc/o.ppm && echo identical)"
+    done
+    for blk in 8x4 16x16 24x5 7x9 33x1 1x1; do
+      rm -f /tmp/sc/o.ppm; timeout 120 build/$S --block $blk --scene /tmp/sc/$sc.scene --size $size --output /tmp/sc/o.ppm >/dev/null
+      echo "exact build/$S --block $blk $sc $size: $(cmp /tmp/sc/ref.ppm /tmp/sc/o.ppm && echo identical)"
+    done
+  done
+done 2>&1 | tee $OUT/logs/exact.txt | grep -v identical
+echo "exact $(el) s: $(grep -c identical $OUT/logs/exact.txt) identical of $(wc -l < $OUT/logs/exact.txt)"
+bins="build/30-warp-tiles build/$S"
+for r in 1 2 3 4 5; do for sc in benchmark r1k r10k r100k r1k-x12000; do for b in $bins; do
+  $b --scene /tmp/sc/$sc.scene --csv 2>>$OUT/logs/err.log | awk -F, -v b=$b -v sc=$sc '$9=="kernel_events"||$9=="build"||$9=="total" {print b, sc, $9, $10}'
+done; done; done > $OUT/logs/timings.txt
+python3 - $OUT/logs/timings.txt <<'PY' | tee $OUT/logs/timing-summary.txt
+import sys, statistics, collections
+d=collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    b,sc,m,v=line.split(); d[(sc,m,b)].append(float(v))
+for (sc,m,b),v in sorted(d.items()):
+    if m in ("kernel_events", "build"):
+        print(f"{sc:10s} {m:14s} {b:28s} median {statistics.median(v):10.1f} min {min(v):10.1f} max {max(v):10.1f} n={len(v)}")
+PY
+echo "timing $(el) s"
+tar -czf $OUT/logs.tgz -C $OUT logs
+M=smsp__inst_executed.sum,smsp__thread_inst_executed.sum,sm__cycles_elapsed.avg,sm__cycles_elapsed.avg.per_second,gpu__time_duration.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active,l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct,smsp__sass_inst_executed_op_local_ld.sum,smsp__sass_inst_executed_op_local_st.sum,smsp__sass_inst_executed_op_global_ld.sum,smsp__sass_inst_executed_op_global_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
+for sc in benchmark r1k r10k r100k; do for st in 30-warp-tiles $S; do
+  timeout 120 ncu --metrics $M -k regex:'render_kernel' --csv build/$st --scene /tmp/sc/$sc.scene > $OUT/ncu/ncu-$st-$sc.csv 2>$OUT/ncu/ncu-$st-$sc.err
+  echo "ncu $st $sc rc=$? $(el) s"
+done; done
+tar -czf $OUT/ncu.tgz -C $OUT ncu && rm -rf $OUT/ncu
+tools/difftest.sh --seeds 200 --stages 30,30b --jobs 16 > $OUT/logs/difftest.txt 2>&1
+echo "difftest rc=$? $(el) s: $(tail -1 $OUT/logs/difftest.txt)"
+BUILD=build timeout 200 tests/run-tests.sh build/tests/test_big_scenes build/tests/test_gpu_stages >$OUT/logs/gpu-tests.log 2>&1
+echo "gpu tests rc=$? at $(el) s: $(tail -1 $OUT/logs/gpu-tests.log)"
+grep -E "^not ok|crashed" $OUT/logs/gpu-tests.log | head
+tar -czf $OUT/logs.tgz -C $OUT logs
+echo "all $(el) s"
