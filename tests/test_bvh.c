@@ -680,6 +680,56 @@ static void walk_work_packets_walk_a_tile_as_one(void **state)
     remove_temporary_folder(dir);
 }
 
+/* walk-work --half-boxes rounds the tree's widened boxes outward to halves (stage 31): looser
+ * boxes, the same answers. Two leaves of four tiny spheres 1 apart along the ray (z = 2995.5 and
+ * 2994.5, seen from z = 3001), where a half's spacing is 2: in floats the far leaf starts past the
+ * hit and is skipped (4 spheres tested), in halves both leaves' boxes become [2994, 2996] and
+ * the far one is entered before the hit (8). Moved past the halves' range (z = 69995.5 and
+ * 69994.5, the camera at 70001), every box is [65504, infinity) in z: still every answer the
+ * reference's. */
+static void walk_work_half_boxes_loosen_the_boxes_not_the_answers(void **state)
+{
+    (void)state;
+    char *dir = make_temporary_folder();
+    for (int far = 0; far <= 1; ++far) {
+        const int offset = far ? 67000 : 0;
+        char scene[128], text[2048];
+        snprintf(scene, sizeof scene, "%s/halves-%d.scene", dir, far);
+        int length = snprintf(text, sizeof text,
+                              "size 4 4\ncamera 0 0 %d\nbackground 0 0 0\nlight 1 3 %d\n"
+                              "light_colour 1 1 1\nambient 0.1\ndiffuse 0.7\nspecular 0.7\n",
+                              3001 + offset, 3001 + offset);
+        for (int leaf = 0; leaf < 2; ++leaf) {
+            const double z = 2995.5 - leaf + offset;
+            length += snprintf(text + length, sizeof text - (size_t)length,
+                               "sphere 0.002 0 0 %.1f 1 0 0\nsphere 0.002 0.01 0 %.1f 1 0 0\n"
+                               "sphere 0.002 -0.01 0 %.1f 1 0 0\nsphere 0.002 0 0.01 %.1f 1 0 0\n",
+                               z, z, z, z);
+        }
+        test_write_file(scene, text);
+        for (int halves = 0; halves <= 1; ++halves) {
+            struct command_result *r = run_shell("%s/walk-work --scene %s --step 3%s",
+                                                 test_build_dir(), scene,
+                                                 halves ? " --half-boxes" : "");
+            assert_int_equal(r->exit_code, 0);
+            assert_non_null(strstr(r->out, halves ? "(leaves of at most 4 spheres, boxes rounded "
+                                                    "outward to halves), every answer the "
+                                                    "reference's\n"
+                                                  : "(leaves of at most 4 spheres), every answer "
+                                                    "the reference's\n"));
+            const char *primary = strstr(r->out, "\nprimary ");
+            assert_non_null(primary);
+            double rays, boxes, spheres;
+            assert_int_equal(sscanf(primary + strlen("\nprimary "), "%lf %lf %lf", &rays, &boxes,
+                                    &spheres),
+                             3);
+            assert_true(rays == 1.0 && boxes == 3.0);
+            assert_true(spheres == (halves ? 8.0 : 4.0));
+        }
+    }
+    remove_temporary_folder(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -693,6 +743,7 @@ int main(void)
         cmocka_unit_test(a_tie_goes_to_the_first_sphere_in_file_order),
         cmocka_unit_test(walk_work_counts_the_boxes_and_spheres_a_ray_tests),
         cmocka_unit_test(walk_work_packets_walk_a_tile_as_one),
+        cmocka_unit_test(walk_work_half_boxes_loosen_the_boxes_not_the_answers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

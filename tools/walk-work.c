@@ -25,7 +25,7 @@
  *
  * With --half-boxes every widened box of the tree is rounded outward to half-precision floats
  * (IEEE binary16: low planes down, high planes up, past +-65,504 an infinity on the outer side)
- * as side stage 30b stores its children's boxes, and the walk counted on those: how many more
+ * as stage 31 stores its children's boxes, and the walk counted on those: how many more
  * boxes and spheres the looser boxes cost a ray, every answer still the reference's. Exit status
  * 0, 1 when an answer differs (or a packet's stack overflows), 2 on bad input. */
 #include <math.h>
@@ -373,17 +373,18 @@ static void print_packets(const struct packet_work *w)
            (double)w->packet_spheres / (double)w->ray_spheres);
 }
 
-/* ---- half-precision boxes (side stage 30b) --------------------------------------------------- */
+/* ---- half-precision boxes (stage 31) --------------------------------------------------------- */
 
 /* The half nearest x on its side: below it (up = 0) or above it (up = 1), as CUDA's
  * __float2half_rd and __float2half_ru round; past the largest half, 65,504, the outer side is an
  * infinity and the inner one 65,504. A half has 11 significant bits: between 2^e and 2^(e+1) its
  * spacing is 2^(e-10), and 2^-24 below 2^-14 (its subnormals). x / spacing and the product
  * back are exact (powers of two, far from the float range's ends), so floorf and ceilf round
- * onto the grid. NaN stays NaN (the cone test keeps a box with a NaN plane). */
+ * onto the grid. NaN and the infinities stay as they are (the cone test keeps a box with a NaN
+ * plane). */
 static float half_outward(float x, int up)
 {
-    if (x != x)
+    if (x != x || x == INFINITY || x == -INFINITY)
         return x;
     if (x > 65504.0f)
         return up ? INFINITY : 65504.0f;
@@ -395,7 +396,7 @@ static float half_outward(float x, int up)
     return (up ? ceilf(x / spacing) : floorf(x / spacing)) * spacing;
 }
 
-/* A widened node's box as stage 30b stores it. */
+/* A widened node's box as stage 31 stores it. */
 static void round_box_to_halves(struct spec_bvh_node *node)
 {
     node->lo = spec_v3(half_outward(node->lo.x, 0), half_outward(node->lo.y, 0),
@@ -427,7 +428,7 @@ static void usage(FILE *out)
             "  from the camera of the 8x4 tile holding each pixel traced as one packet (side\n"
             "  stage 30a) and compares its nodes and tests with the rays' own walks.\n"
             "  --half-boxes walks a tree whose boxes are rounded outward to half-precision\n"
-            "  floats, as side stage 30b stores them.\n",
+            "  floats, as stage 31 stores them.\n",
             program);
 }
 

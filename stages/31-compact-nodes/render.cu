@@ -2,20 +2,21 @@
  * Stage 31, compact nodes: an inner node's two child boxes as half-precision floats, rounded
  * outward, so that the node is one 32-byte sector and a child one 16-byte load.
  *
- * Stage 30's node holds its children's boxes in floats: 64 bytes, two 32-byte sectors, read by
- * six loads (the two indices, then, once an index says the child is an inner node, its box's two
- * 16-byte quarters). On 100,000 spheres its walk issues 5.5 G loads a frame from global memory
- * and misses L1 on 11.5% of the sectors. Here each of a box's six planes is a half (IEEE
- * binary16: 11 significant bits), the low ones rounded down and the high ones up
+ * Stage 30's node holds its children's boxes in floats: 64 bytes, two 32-byte sectors, read by six
+ * loads (the two indices, then, once an index says the child is an inner node, its box's two
+ * 16-byte quarters). On 100,000 spheres its walk issues 5.5 G loads a frame from global memory,
+ * and L1 misses 11.5% of the sectors it is asked for. Here each of a box's six planes is a half
+ * (IEEE binary16: 11 significant bits), the low ones rounded down and the high ones up
  * (__float2half_rd, __float2half_ru), and each child's 16-byte quarter holds its index and its
  * box: two loads a node, issued together, one sector. A plane beyond the halves' range becomes an
  * infinity on its outer side only (a box unbounded there). The box grows by at most one half's
- * spacing a side (2^-10 of the coordinate: 0.0078 between 8 and 16), so the walk may enter a
- * node stage 30 skipped, never skip one it entered: the cone test keeps its guarantee for any
- * box that contains the float one (its rounding grows with the plane by 4 eps of the growth,
- * which the growth itself covers), and the nearest (t, index) and the first blocker do not
- * depend on what else the walk meets, so the image keeps its bits. The price: six conversions a
- * box, two packed boxes held in registers from their load to their tests, a few more nodes.
+ * spacing a side (at most 2^-10 of the coordinate, 0.0078 between 8 and 16; 2^-24 below 2^-14).
+ * Against the same best t, a box is entered wherever its float box is: the cone test keeps every
+ * box whose spheres a ray may be reported to hit at or before that t, for any box that contains
+ * the float one (its rounding grows with the plane by 4 eps of the growth, which the growth itself
+ * covers). So the nearest (t, index), and whether any blocker exists, do not depend on the order
+ * the walk meets the spheres in, and the image keeps its bits. The price: six conversions a box,
+ * two packed boxes held in registers from their load to their tests, a few more nodes.
  *
  * Builds on 30-warp-tiles.
  */

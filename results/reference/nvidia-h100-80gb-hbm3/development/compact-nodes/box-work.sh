@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What half-precision boxes (side stage 30b) cost a ray in tests, counted on the CPU reference's
+# What half-precision boxes (stage 31) cost a ray in tests, counted on the CPU reference's
 # tree (tools/walk-work.c --half-boxes; no GPU needed): the chapter's four scenes at 8192x8192,
 # one pixel in 16 across and one row in 16 down, with the tree's leaves of one sphere (as the GPU
 # stages' clustered tree; -DSPEC_BVH_LEAF_SPHERES=1 for the program and common/bvh.c), its boxes
