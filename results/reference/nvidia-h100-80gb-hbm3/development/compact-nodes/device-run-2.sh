@@ -6,7 +6,7 @@
 # GPU `make test` (each test program on its own, three at once, test_difftest beside them, cut
 # at END seconds: tests.status names those that finished). Run from the repository root with
 # .kit/ beside it; logs come back in $OUT/logs.tgz. As it ran, stages/30b-compact-nodes held the
-# first try (now render-two-loads.cu beside this script) and render-one-load.cu held what is now
+# first try (now two-loads.patch beside this script, applied to stage 31) and render-one-load.cu held what is now
 # stages/31-compact-nodes/render.cu (the same code; only the header comment has changed since).
 set -u
 . .kit/setup.sh >/dev/null

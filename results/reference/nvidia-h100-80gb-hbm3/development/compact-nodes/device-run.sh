@@ -7,8 +7,8 @@
 # test_big_scenes and test_gpu_stages. Run from the repository root with .kit/ (device-kit) beside
 # it; logs come back in $OUT/logs.tgz, the counters in $OUT/ncu.tgz (summary.txt:
 # python3 ../walk-order/summary.py .). Each image is removed before the run that should write it.
-# This first try (loads as stage 30: the indices, then each box) is render-two-loads.cu; the stage
-# became 31-compact-nodes, a child's index and box one load (device-run-2.sh, device-run-3.sh).
+# This first try (loads as stage 30: the indices, then each box) is two-loads.patch applied to
+# stages/31-compact-nodes, which reads a child's index and box in one load (device-run-2.sh, -3.sh).
 set -u
 . .kit/setup.sh >/dev/null
 t0=$(date +%s); el() { echo $(( $(date +%s) - t0 )); }
