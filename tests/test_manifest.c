@@ -106,6 +106,7 @@ static void malformed_manifests_are_refused_in_one_line(void **state)
         const char *lines, *message;
     } bad[] = {
         {"lesson: x\\nbuilds-on: none\\n", "no \"chapter:\" line"},
+        {"", "empty: a stage needs lesson builds-on chapter"},
         {"lesson: x\\nbuilds-on: none\\nchapter: c\\ncolour: red\\n", "unknown key \"colour\""},
         {"lesson: x\\nlesson: y\\nbuilds-on: none\\nchapter: c\\n", "\"lesson\" given twice"},
         {"lesson: x\\nbuilds-on: none\\nchapter: c\\njust words\\n", "not \"key: value\""},
@@ -136,6 +137,7 @@ static void malformed_manifests_are_refused_in_one_line(void **state)
         {"02a-side", "lesson: x\\nbuilds-on: none\\nchapter: c\\n", "a side stage builds on a stage"},
         {"p01-path", "lesson: x\\nbuilds-on: none\\nchapter: c\\n", "no \"estimator:\" line"},
         {"p01-path", "lesson: x\\nbuilds-on: 01-first\\nchapter: c\\nestimator: path\\n", "a stage of the other track"},
+        {"01-zlast", "lesson: x\\nbuilds-on: 01-first\\nchapter: c\\n", "its id 1 is also 01-first's"},
     };
     for (size_t k = 0; k < sizeof rules / sizeof *rules; k++) {
         char *dir = make_temporary_folder();
