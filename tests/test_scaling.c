@@ -710,6 +710,43 @@ static void test_pt_track(void **state) {
     assert_int_equal(sh("diff -r '%s/main-before' '%s/results/fake-gpu/scaling'", d, d), 0);
 }
 
+/* README.md's headline: beside the benchmark's figures, chapter 4 on the largest scene of the
+ * scaling campaign, its first stage against its fastest there. Stage 23-gpu, timed on 10,000
+ * spheres at 50.0 ms (median), against 22-bvh's 99.1 ms: 2.0x; without a second stage of the
+ * chapter timed there, no such sentence. */
+static void test_update_readmes_headline_of_chapter_4(void **state) {
+    REQUIRE_TOOLS();
+    fixture *f = *state;
+    const char *d = f->dir;
+    const char *gpu = "root/results/reference/nvidia-h100-80gb-hbm3";
+    const char *header = "order,run,stage,host,gpu,gpu_uuid,width,height,spheres,block,host_memory,"
+                         "metric,value,unit,status";
+    assert_int_equal(sh("mkdir -p '%s/root/results/reported' '%s/%s/scaling' && "
+                        "cp results/reported/*.csv '%s/root/results/reported/' && "
+                        "cp -R '%s/stages' '%s/root/' && "
+                        "printf '# Course\\n\\n<!-- headline:begin -->\\nold\\n<!-- headline:end -->\\n' "
+                        ">'%s/root/README.md' && "
+                        "{ echo '%s'; for s in 20-prev 21-persist; do for r in 1 2 3; do "
+                        "for m in total:30000 kernel_events:2000; do "
+                        "echo \"$r,$r,$s,host1,NVIDIA H100 80GB HBM3,GPU-fake-0,8192,8192,19,32x8,pageable,"
+                        "${m%%%%:*},${m#*:},us,ok\"; done; done; done; } | gzip -n >'%s/%s/runs.csv.gz' && "
+                        "gzip -n -c tests/fixtures/scaling-runs.csv >'%s/%s/scaling/runs.csv.gz'",
+                        d, d, gpu, d, d, d, d, header, d, gpu, d, gpu), 0);
+    assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' 2>'%s/err'", d, d), 0);
+    /* One stage of chapter 4 timed on its largest scene: the headline says nothing of it. */
+    assert_int_equal(sh("grep -q 'Chapter 4' '%s/root/README.md'", d), 1);
+    assert_int_equal(sh("{ cat tests/fixtures/scaling-runs.csv; for v in 50000 50100 49900; do "
+                        "echo \"99,1,23-gpu,host1,NVIDIA H100 80GB HBM3,GPU-fake-0,8192,8192,10000,32x8,"
+                        "pageable,kernel_events,$v,us,ok,random-10k\"; done; } | gzip -n "
+                        ">'%s/%s/scaling/runs.csv.gz'", d, gpu), 0);
+    assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' 2>'%s/err'", d, d), 0);
+    if (sh("grep -qF 'Chapter 4, 10,000 spheres (the scaling campaign): stage 23'\\''s kernel in 50.0 ms "
+           "against stage 22'\\''s 99.1 ms (2.0x).' '%s/root/README.md'", d) != 0) {
+        sh("sed 's/^/# README: /' '%s/root/README.md'", d);
+        fail_msg("the headline lacks chapter 4's sentence");
+    }
+}
+
 /* tools/update_readmes.py on a root whose results/reference holds a path-tracing scaling campaign
  * (pt-scaling/, made here by tools/scaling.sh --track pt) and no main-track one: a p-stage's
  * <!-- scaling:begin --> block from pt-scaling/ (with rays/s), the <!-- pt-scaling-all:begin -->
@@ -837,6 +874,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_summary_of_known_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_plot, setup, teardown),
         cmocka_unit_test_setup_teardown(test_update_readmes_scaling_blocks, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_update_readmes_headline_of_chapter_4, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pt_track, setup, teardown),
         cmocka_unit_test_setup_teardown(test_update_readmes_pt_scaling, setup, teardown),
     };

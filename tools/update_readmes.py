@@ -268,14 +268,38 @@ def index_block(folders, scaling=(), pt_scaling=()):
 GROWING_SCENE_CHAPTERS = ("4.", "P4.")
 
 
-def headline_block(folders):
+def growing_scenes_sentence(scaling_summary, growing_chain):
+    """The main chain's chapter on scenes that grow, from one GPU's scaling campaign: on its
+    largest scene, the chapter's first stage against its fastest stage there (median kernel);
+    None without two such stages timed on it."""
+    pairs = [pair for pair in scaling_summary if pair[0] in growing_chain
+             and sm.scaling_stat(scaling_summary, pair, "kernel_events", "median")]
+    if not pairs:
+        return None
+    largest = max(scaling_summary[pair]["spheres"] for pair in pairs)
+    timed = {pair[0]: sm.scaling_stat(scaling_summary, pair, "kernel_events", "median")
+             for pair in pairs if scaling_summary[pair]["spheres"] == largest}
+    stages = [stage for stage in growing_chain if stage in timed]
+    if len(stages) < 2:
+        return None
+    first, fastest = stages[0], min(stages[1:], key=lambda stage: timed[stage])
+    return (f"Chapter 4, {largest:,} spheres (the scaling campaign): stage {fastest[:2]}'s "
+            f"kernel in {timed[fastest] / 1000:,.1f} ms against stage {first[:2]}'s "
+            f"{timed[first] / 1000:,.1f} ms ({timed[first] / timed[fastest]:.1f}x)")
+
+
+def headline_block(folders, scaling=()):
     """README.md's results headline, on each GPU: each chain's first stage against its last on the
     benchmark scene, the last before the chapters on scenes that grow (those have their own
-    scaling tables)."""
+    scaling tables), and from the main chain's scaling campaign its chapter on scenes that grow:
+    the first stage against the fastest on the largest scene."""
     lines = []
     manifests = sm.manifests()
     chain = [s for s, m in sorted(manifests.items(), key=lambda item: item[1]["order"])
              if m["kind"] == "chain" and not m["chapter"].startswith(GROWING_SCENE_CHAPTERS)]
+    growing_chain = [s for s, m in sorted(manifests.items(), key=lambda item: item[1]["order"])
+                     if m["kind"] == "chain" and not sm.is_pt_stage(s)
+                     and m["chapter"].startswith(GROWING_SCENE_CHAPTERS)]
     for slug, gpu, rows, summary, _ in folders:
         # The first and the last stage of each chain measured on this GPU (a new stage has no
         # runs until the next reference campaign).
@@ -308,13 +332,19 @@ def headline_block(folders):
                      f"{r1 / 1e9:.1f} G rays/s ({fastest[:3]}), {r1 / r0:,.0f}x; its whole "
                      f"frame from {f0 / 1000:,.0f} ms ({first_pt[:3]}) to {f1 / 1000:.1f} ms "
                      f"({last_pt[:3]}{not_yet})")
+        growing = growing_scenes_sentence(next((f[3] for f in scaling if f[0] == slug), {}),
+                                          growing_chain)
+        if growing:
+            text += f". {growing}"
         lines.append(text + ".")
     if not lines:
         return "No measurements yet: run `./run.sh`."
     return ("Medians of the committed campaigns ([results/reference/](results/reference/README.md)) "
             "on the benchmark scenes, the whole frame as the study timed it (CPU clock) and the "
             "kernel by CUDA events, up to the chapters on scenes that grow (their stages trade the "
-            "benchmark's speed for 100,000 spheres: [the scaling tables](docs/results.md#scenes-that-grow)):\n\n"
+            "benchmark's speed for 100,000 spheres: "
+            "[the scaling tables](docs/results.md#scenes-that-grow)), then chapter 4 on its largest "
+            "scene:\n\n"
             + "\n".join(lines))
 
 
@@ -782,7 +812,7 @@ def main(argv):
                 wanted[page] = lambda old, up=up: replace_marked(replace_marked(replace_marked(replace_marked(
                     replace_block(old, top_block(folders, up)) if BEGIN in old and END in old else old,
                     INDEX_BEGIN, INDEX_END, index_block(folders, scaling, pt_scaling)),
-                    HEADLINE_BEGIN, HEADLINE_END, headline_block(folders)),
+                    HEADLINE_BEGIN, HEADLINE_END, headline_block(folders, scaling)),
                     SCALING_ALL_BEGIN, SCALING_ALL_END, scaling_all_block(scaling, results, up), SCALING_NOTE),
                     PT_SCALING_ALL_BEGIN, PT_SCALING_ALL_END, pt_scaling_all_block(pt_scaling, results, up),
                     PT_SCALING_NOTE)
