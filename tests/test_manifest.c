@@ -234,7 +234,8 @@ static void help_says_what_the_manifest_says(void **state)
     }
     assert_int_equal(pclose(table), 0);
     print_message("# %d stages' --help checked against their manifests\n", checked);
-    assert_true(checked >= 50);
+    if (checked < 50)
+        fail_msg("only %d stages are built: build the whole course (make) before this test", checked);
 }
 
 /* Each stage's header comment (the comment before its first #include) is its own lesson: it
