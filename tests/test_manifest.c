@@ -137,7 +137,7 @@ static void malformed_manifests_are_refused_in_one_line(void **state)
         {"02a-side", "lesson: x\\nbuilds-on: none\\nchapter: c\\n", "a side stage builds on a stage"},
         {"p01-path", "lesson: x\\nbuilds-on: none\\nchapter: c\\n", "no \"estimator:\" line"},
         {"p01-path", "lesson: x\\nbuilds-on: 01-first\\nchapter: c\\nestimator: path\\n", "a stage of the other track"},
-        {"01-zlast", "lesson: x\\nbuilds-on: 01-first\\nchapter: c\\n", "its id 1 is also 01-first's"},
+        {"01-zlast", "lesson: x\\nbuilds-on: 01-first\\nchapter: c\\n", "id 1 is shared by 01-first and 01-zlast"},
     };
     for (size_t k = 0; k < sizeof rules / sizeof *rules; k++) {
         char *dir = make_temporary_folder();
@@ -235,7 +235,7 @@ static void help_says_what_the_manifest_says(void **state)
     assert_int_equal(pclose(table), 0);
     print_message("# %d stages' --help checked against their manifests\n", checked);
     if (checked < 50)
-        fail_msg("only %d stages are built: build the whole course (make) before this test", checked);
+        fail_msg("only %d stages built: build the course (make all tests) before this test", checked);
 }
 
 /* Each stage's header comment (the comment before its first #include) is its own lesson: it
