@@ -560,6 +560,87 @@ static void test_table_blocks_copy_their_file(void **state)
     remove_temporary_folder(dir);
 }
 
+/* A medians block: the stages' medians from the campaign folders given, a column per GPU and
+ * stage, each stage's speed-up over the first beside it (a time: the first's over its own; a
+ * rate: its own over the first's), none where the stages are timed on different scenes; a stage
+ * or a metric that is not there, or a begin without its end, refused in one line. */
+static void test_medians_blocks_show_the_campaigns_medians(void **state)
+{
+    (void)state;
+    char *dir = make_temporary_folder();
+    const char *stages[] = {"p08-megakernel", "p08a-image-tiles", "p08b-next-event"};
+    for (int i = 0; i < 3; ++i)
+        assert_int_equal(run_shell("mkdir -p '%s/stages/%s' && ln -s \"$PWD/stages/%s/manifest\" "
+                                   "'%s/stages/%s/'", dir, stages[i], stages[i], dir, stages[i])
+                             ->exit_code, 0);
+    /* Two runs of each stage on one GPU: medians 300 and 600 µs, 12 and 6 G rays/s, p08b 4 ms. */
+    char path[256];
+    snprintf(path, sizeof path, "%s/results/gpu/runs.csv", dir);
+    assert_int_equal(run_shell("mkdir -p '%s/results/gpu'", dir)->exit_code, 0);
+    const char *head = "order,run,stage,host,gpu,gpu_uuid,width,height,spheres,block,host_memory,"
+                       "metric,value,unit,status,image\n";
+    char csv[4096];
+    int n = snprintf(csv, sizeof csv, "%s", head);
+    const struct { const char *stage; double us[2]; double rays[2]; } runs[] = {
+        {"p08-megakernel", {290, 310}, {12e9, 12e9}},
+        {"p08a-image-tiles", {590, 610}, {6e9, 6e9}},
+        {"p08b-next-event", {4000, 4000}, {1e9, 1e9}},
+    };
+    for (int s = 0; s < 3; ++s)
+        for (int r = 0; r < 2; ++r)
+            n += snprintf(csv + n, sizeof csv - (size_t)n,
+                          "1,%d,%s,h,NVIDIA H100 80GB HBM3,GPU-1,1024,1024,19,16x16,pageable,"
+                          "kernel_events,%g,us,ok,\n1,%d,%s,h,NVIDIA H100 80GB HBM3,GPU-1,1024,1024,"
+                          "19,16x16,pageable,rays_per_second,%g,rays/s,ok,\n",
+                          r + 1, runs[s].stage, runs[s].us[r], r + 1, runs[s].stage, runs[s].rays[r]);
+    test_write_file(path, csv);
+    snprintf(path, sizeof path, "%s/stages/p08a-image-tiles/README.md", dir);
+    test_write_file(path, "x\n<!-- medians:p08-megakernel,p08a-image-tiles,p08b-next-event:begin -->\n"
+                          "old\n<!-- medians:p08-megakernel,p08a-image-tiles,p08b-next-event:end -->\n");
+    const char *update = "python3 tools/update_readmes.py --root '%s' --results '%s/results'";
+    char command[512];
+    snprintf(command, sizeof command, "%s --check", update);
+    assert_int_equal(run_shell(command, dir, dir)->exit_code, 1);
+    assert_int_equal(run_shell(update, dir, dir)->exit_code, 0);
+    char readme[8192];
+    test_read_file(path, readme, sizeof readme);
+    assert_null(strstr(readme, "old"));
+    assert_non_null(strstr(readme, "|  | H100 p08 | H100 p08a | H100 p08b |\n"));
+    assert_non_null(strstr(readme, "| timed with (`campaign-args`) | – | `--tiles 4` | "
+                                   "`--scene scenes/pt-many-lights.scene` |\n"));
+    assert_non_null(strstr(readme, "| render loop, CUDA events (`kernel_events`) | 300.0 µs | "
+                                   "600.0 µs (0.50x) | 4,000.0 µs |\n"));
+    assert_non_null(strstr(readme, "| rays per second | 12,000 M | 6,000 M (0.50x) | 1,000 M |\n"));
+    assert_non_null(strstr(readme, "| runs | 2 | 2 | 2 |\n"));
+
+    /* What cannot be shown is refused, the README left as it was. */
+    const struct { const char *key; const char *error; } bad[] = {
+        {"p08-megakernel,p99-none", "update_readmes.py: error: a medians block names p99-none, "
+                                    "which is no stage folder\n"},
+        {"p08-megakernel:kernel_events,launches",
+         "update_readmes.py: error: a medians block names the metric launches, which no campaign "
+         "of p08-megakernel measured (summary.csv's metric column)\n"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        char text[512];
+        snprintf(text, sizeof text, "<!-- medians:%s:begin -->\nkeep\n<!-- medians:%s:end -->\n",
+                 bad[i].key, bad[i].key);
+        test_write_file(path, text);
+        struct command_result *r = run_shell(update, dir, dir);
+        assert_int_equal(r->exit_code, 1);
+        assert_string_equal(r->err, bad[i].error);
+        test_read_file(path, readme, sizeof readme);
+        assert_string_equal(readme, text);
+    }
+    test_write_file(path, "<!-- medians:p08-megakernel:begin -->\nkeep\n<!-- medians:p08-megakernel:begin -->"
+                          "\n<!-- medians:p08-megakernel:end -->\n");
+    struct command_result *r = run_shell(update, dir, dir);
+    assert_int_equal(r->exit_code, 1);
+    assert_non_null(strstr(r->err, "update_readmes.py: error: medians marker "
+                                   "<!-- medians:p08-megakernel:begin --> out of place"));
+    remove_temporary_folder(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -570,6 +651,7 @@ int main(void)
         cmocka_unit_test(test_the_table_of_questions_is_generated_and_current),
         cmocka_unit_test(test_table_check_fails_when_it_should),
         cmocka_unit_test(test_table_blocks_copy_their_file),
+        cmocka_unit_test(test_medians_blocks_show_the_campaigns_medians),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
