@@ -556,22 +556,30 @@ TABLE_MARKER = re.compile(r"<!-- table:([A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)*\.md
 TABLE_ANY = re.compile(r"<!-- table:(\S*?):(begin|end) -->")
 
 
+def check_marker_pairs(text, kind, key, any_marker, begin_marker):
+    """Ends the program with one line unless every <!-- KIND:...:begin --> of TEXT (ANY_MARKER
+    finds them all; BEGIN_MARKER is a well-formed begin) is followed by its own end before any
+    other marker: a block inside a block, or a begin without its end, would let a replacement run
+    over text between markers by mistake."""
+    open_key = None
+    for m in any_marker.finditer(text):
+        if m[2] == "begin" and open_key is None and begin_marker.fullmatch(m[0]):
+            open_key = m[1]
+        elif m[2] == "end" and open_key == m[1]:
+            open_key = None
+        else:
+            sys.exit(f"update_readmes.py: error: {kind} marker {m[0]} out of place (each "
+                     f"<!-- {kind}:{key}:begin --> needs its own <!-- {kind}:{key}:end --> next)")
+    if open_key is not None:
+        sys.exit(f"update_readmes.py: error: <!-- {kind}:{open_key}:begin --> has no end marker")
+
+
 def replace_table_blocks(text):
     """Fills every <!-- table:PATH:begin --> ... <!-- table:PATH:end --> block of TEXT with the
     file PATH (from the repository's root), which a development script wrote from its data. A
     marker without its partner, a block inside a block or a PATH that is no file under the root
     is refused in one line, so that no text between markers is ever replaced by mistake."""
-    open_path = None
-    for m in TABLE_ANY.finditer(text):
-        if m[2] == "begin" and open_path is None and TABLE_MARKER.fullmatch(m[0]):
-            open_path = m[1]
-        elif m[2] == "end" and open_path == m[1]:
-            open_path = None
-        else:
-            sys.exit(f"update_readmes.py: error: table marker {m[0]} out of place (each "
-                     "<!-- table:PATH:begin --> needs its own <!-- table:PATH:end --> next)")
-    if open_path is not None:
-        sys.exit(f"update_readmes.py: error: <!-- table:{open_path}:begin --> has no end marker")
+    check_marker_pairs(text, "table", "PATH", TABLE_ANY, TABLE_MARKER)
     root = os.path.realpath(".")
     for path in sorted(set(TABLE_MARKER.findall(text))):
         real = os.path.realpath(path)
@@ -686,17 +694,7 @@ def medians_block(stages, metrics, folders):
 def replace_medians_blocks(text, folders):
     """Fills every medians block of TEXT; a marker without its partner or a block inside a block
     is refused in one line."""
-    open_key = None
-    for m in MEDIANS_ANY.finditer(text):
-        if m[2] == "begin" and open_key is None and MEDIANS_MARKER.fullmatch(m[0]):
-            open_key = m[1]
-        elif m[2] == "end" and open_key == m[1]:
-            open_key = None
-        else:
-            sys.exit(f"update_readmes.py: error: medians marker {m[0]} out of place (each "
-                     "<!-- medians:STAGES:begin --> needs its own <!-- medians:STAGES:end --> next)")
-    if open_key is not None:
-        sys.exit(f"update_readmes.py: error: <!-- medians:{open_key}:begin --> has no end marker")
+    check_marker_pairs(text, "medians", "STAGES", MEDIANS_ANY, MEDIANS_MARKER)
     for key in sorted(set(MEDIANS_MARKER.findall(text))):
         stage_part, _, metric_part = key.partition(":")
         stages = stage_part.split(",")
