@@ -611,6 +611,8 @@ MEDIANS_LABELS = {
     "samples_per_second": "samples per second",
     "registers": "registers per thread",
     "theoretical_occupancy": "theoretical occupancy",
+    "shared_memory": "shared memory a block, bytes",
+    "stack_frame": "stack frame a thread, bytes",
 }
 
 
@@ -627,9 +629,12 @@ def medians_cell(value, unit):
     if value is None:
         return "–"
     if unit == "us":
-        return f"{value:,.1f} µs" if value < 10000 else f"{value / 1000:,.2f} ms"
-    if unit.endswith("/s"):
-        return f"{value / 1e6:,.0f} M"
+        if value < 1000:
+            return f"{value:,.1f} µs"
+        return f"{value:,.0f} µs" if value < 10000 else f"{value / 1000:,.2f} ms"
+    if unit.endswith("/s"):  # three significant figures at least: 4.52 M, 99.3 M, 13,477 M
+        mega = value / 1e6
+        return f"{mega:,.2f} M" if mega < 10 else f"{mega:,.1f} M" if mega < 100 else f"{mega:,.0f} M"
     if unit == "percent":
         return f"{value:g}%"
     return f"{value:,.0f}"
@@ -667,6 +672,7 @@ def medians_block(stages, metrics, folders):
     if any(args(s) for s in stages):
         rows.append(["timed with (`campaign-args`)"]
                     + [f"`{args(s)}`" if args(s) else "–" for _ in shown for s in stages])
+    compared = False
     for metric in metrics:
         row = [labels.get(metric, f"`{metric}`")]
         for f in shown:
@@ -680,15 +686,17 @@ def medians_block(stages, metrics, folders):
                     a, b = entry[1]["median"], base[1]["median"]
                     speedup = a / b if entry[0].endswith("/s") else b / a
                     cell += f" ({speedup:.2f}x)"
+                    compared = True
                 row.append(cell)
         rows.append(row)
     runs = [str(f[3][s][metrics[0]][1]["n"]) if metrics[0] in f[3].get(s, {}) else "0"
             for f in shown for s in stages]
     rows.append(["runs"] + runs)
+    against = (f"; in brackets each stage's speed-up over {short(first)} on the same GPU (higher is "
+               f"faster)" if compared else "")
     return "\n".join([sm.table(header, rows), "",
                       f"Medians of the committed campaigns ([results/reference/]"
-                      f"(../../{RESULTS_LINK}/README.md), each GPU's `summary.md`); in brackets each "
-                      f"stage's speed-up over {short(first)} on the same GPU (higher is faster)."])
+                      f"(../../{RESULTS_LINK}/README.md), each GPU's `summary.md`){against}."])
 
 
 def replace_medians_blocks(text, folders):
