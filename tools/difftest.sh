@@ -11,7 +11,7 @@
 # rays, far cameras, huge grounds: 2.98% for 12a over seeds 1-24 on the H100). A stage that refuses a scene
 # for its sphere count (exit status 2, "holds at most N") is skipped on it and counted. The runs
 # go in parallel, many small CUDA processes on one GPU. The last line counts (seed, stage) pairs:
-#   difftest: 24 seeds x 59 stages: E exact, A allowed to differ, L skipped (limit), F failed
+#   difftest: 24 seeds x 74 stages: E exact, A allowed to differ, L skipped (limit), F failed
 # Before it, each failure names the stage and the seed, and keeps the scene file (with the
 # reference's and the stage's images) in the --keep folder: a regression test to add.
 #
