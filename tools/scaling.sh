@@ -78,9 +78,9 @@ differing pixels the stage's manifest's max-differing-percent gives.
 Each run renders one frame: the manifests' campaign-args (--frames 20) are not given, so the
 rows hold the first frame's phases and kernel_events, and no steady_frame. It takes about (the
 sum of one run of every timed pair) x runs / GPUs: on an H100, about 43 s a round for stage 21
-and chapter 4's stages on the four default scenes, so 70 minutes for 100 runs on one GPU (--track pt, p12 to
-p15 on its four: about half a second a run, so about 10 minutes for 100 runs; the H200 timed
-954 of them in 8.5 minutes).
+and chapter 4's stages on the four default scenes, so 70 minutes for 100 runs on one GPU
+(--track pt, p12 to p15 on its four: about half a second a run, so about 10 minutes for 100
+runs; the H200 timed 954 of them in 8.5 minutes).
 environment: RUN_NVIDIA_SMI (nvidia-smi command), STAGES_DIR (the folder of stage folders;
 default stages/), RUN_HOSTNAME (the host column; default hostname).
 USAGE
