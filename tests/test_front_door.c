@@ -1,7 +1,8 @@
 /* The course's front door: a README whose first screen is the course (at most 250 lines, the two
  * commands in its first 60, at least 20 stages in its first 90), links that lead somewhere in
- * every page a reader opens, no compiled Python tracked, and the scripts the pages run directly
- * executable. No GPU needed. Run from the repository root. */
+ * every page a reader opens, no compiled Python tracked, the scripts the pages run directly
+ * executable, and every script answering --help (docs/tools.md says so). No GPU needed. Run from
+ * the repository root. */
 #include "test_support.h"
 
 #define MAX_README_LINES 250
@@ -74,6 +75,26 @@ static void no_compiled_python_and_runnable_scripts(void **state)
             fail_msg("%s is not executable", scripts[k]);
 }
 
+/* Every script, those people run and those run.sh and the tools call, answers --help with its
+ * usage (two lines at least: what it does and how it is called) on stdout and status 0, before
+ * it looks for a GPU, a campaign or its arguments (tools/header-help.sh, which the helpers source
+ * to do so, is not run itself). */
+static void every_script_answers_help(void **state)
+{
+    (void)state;
+    struct command_result *r = run_shell(
+        "for s in ./run.sh tools/stages tools/*.sh tools/*.py; do "
+        "  [ $s = tools/header-help.sh ] && continue; "
+        "  case $s in *.py) cmd=\"python3 $s\" ;; *) cmd=$s ;; esac; "
+        "  out=$(RUN_NVIDIA_SMI=false NVIDIA_SMI=false timeout 60 $cmd --help </dev/null "
+        "        2>/dev/null); rc=$?; "
+        "  lines=$(printf '%%s\\n' \"$out\" | grep -c .); "
+        "  [ $rc -eq 0 ] && [ $lines -ge 2 ] || echo \"$s --help: status $rc, $lines lines\"; "
+        "done");
+    if (r->out[0])
+        fail_msg("scripts that do not answer --help:\n%s", r->out);
+}
+
 /* Every generated table, index and block is current: what the reference data and the manifests
  * say (tools/update_readmes.py --check lists any stale file). */
 static void generated_pages_are_current(void **state)
@@ -90,6 +111,7 @@ int main(void)
         cmocka_unit_test(readme_opens_with_the_course),
         cmocka_unit_test(every_relative_link_resolves),
         cmocka_unit_test(no_compiled_python_and_runnable_scripts),
+        cmocka_unit_test(every_script_answers_help),
         cmocka_unit_test(generated_pages_are_current),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -138,6 +138,7 @@ static void malformed_manifests_are_refused_in_one_line(void **state)
         {"p01-path", "lesson: x\\nbuilds-on: none\\nchapter: c\\n", "no \"estimator:\" line"},
         {"p01-path", "lesson: x\\nbuilds-on: 01-first\\nchapter: c\\nestimator: path\\n", "a stage of the other track"},
         {"01-zlast", "lesson: x\\nbuilds-on: 01-first\\nchapter: c\\n", "id 1 is shared by 01-first and 01-zlast"},
+        {"02-two", "lesson: first\\nbuilds-on: 01-first\\nchapter: c\\n", "the same lesson as 01-first"},
     };
     for (size_t k = 0; k < sizeof rules / sizeof *rules; k++) {
         char *dir = make_temporary_folder();

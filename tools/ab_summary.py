@@ -4,6 +4,7 @@ prefixed with round, scene and the script's stage name (`round,scene,stage,` the
 own header: the development scripts under results/reference/<gpu>/development/ write them).
 Prints, for each file and scene, every stage's median of each METRICS metric, a column a stage.
 Usage: python3 tools/ab_summary.py FILE.csv.gz [FILE.csv.gz ...] > summary.txt"""
+import argparse
 import csv
 import gzip
 import os
@@ -54,7 +55,22 @@ def summary(paths, generator):
     return "\n".join(out)
 
 
+def main():
+    parser = argparse.ArgumentParser(
+        prog="tools/ab_summary.py", description=__doc__.split("\nUsage:")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("files", nargs="+", metavar="FILE.csv.gz",
+                        help="gzipped rows of development A/B runs")
+    args = parser.parse_args()
+    try:
+        text = summary(args.files, "tools/ab_summary.py")
+    except (OSError, EOFError, StopIteration, ValueError, IndexError, KeyError) as e:
+        # One line naming what is wrong: a missing or unreadable file, not gzip, no header, or
+        # rows without the metric and value columns (or a stage without `total`).
+        sys.exit(f"ab_summary: cannot summarise {' '.join(args.files)}: "
+                 f"{type(e).__name__}: {e}")
+    sys.stdout.write(text)
+
+
 if __name__ == "__main__":
-    if len(sys.argv) < 2:
-        sys.exit(__doc__)
-    sys.stdout.write(summary(sys.argv[1:], "tools/ab_summary.py"))
+    main()

@@ -9,6 +9,7 @@
 # Usage: tools/close-runs.sh DIR
 # Exit status: 0 closed, or nothing to close (no DIR/runs.csv); 1 with one line on stderr when
 # runs.csv.gz cannot be written (runs.csv is then left as it was); 2 a bad usage.
+. "$(dirname "${BASH_SOURCE[0]}")/header-help.sh" "$@"
 set -euo pipefail
 [[ $# -eq 1 ]] || { echo "usage: tools/close-runs.sh DIR" >&2; exit 2; }
 dir="$1"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Describes the machine of a campaign, for OUT/<gpu-slug>/env.txt (run.sh).
 # Usage: tools/env-info.sh GPU_LIST_FILE COMMAND_LINE RESUMED(0|1)
+. "$(dirname "${BASH_SOURCE[0]}")/header-help.sh" "$@"
 set -uo pipefail
 smi="${RUN_NVIDIA_SMI:-nvidia-smi}"
 [[ "${3:-0}" -eq 1 ]] && echo '--- resumed ---'

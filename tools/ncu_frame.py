@@ -37,3 +37,7 @@ def time_weighted(launches, metric):
     """The metric averaged over the launches, each weighted by its duration."""
     time = total(launches, "gpu__time_duration.sum")
     return sum(l[metric] * l["gpu__time_duration.sum"] for l in launches) / time
+
+
+if __name__ == "__main__":  # a module the other tools import: run, it says what it offers
+    print(__doc__)

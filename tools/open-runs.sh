@@ -20,6 +20,7 @@
 # Exit status 2, with one line on stderr, when DIR holds runs and RESUME is 0, or its runs have
 # another header (another kind of campaign's file), or runs.csv.gz cannot be read, or a runs.csv
 # beside it is not its continuation; DIR is then left as it was.
+. "$(dirname "${BASH_SOURCE[0]}")/header-help.sh" "$@"
 set -euo pipefail
 dir="$1" header="$2" resume="$3" old_header_allowed="${4:-}"
 runs="$dir/runs.csv" source="$dir/runs.csv"

@@ -7,6 +7,7 @@
 # Prints the indices chosen, comma-separated. Environment: RUN_NVIDIA_SMI (the nvidia-smi
 # command). Exit status 2, with one line on stderr, when there is no GPU, a GPU named is not
 # there, or the GPUs differ in model.
+. "$(dirname "${BASH_SOURCE[0]}")/header-help.sh" "$@"
 set -euo pipefail
 spec="$1" file="$2"
 all="$("${RUN_NVIDIA_SMI:-nvidia-smi}" --query-gpu=index,name,uuid --format=csv,noheader 2>/dev/null)" || true

@@ -5,6 +5,7 @@
 # stdout (base64 tar between markers) into $RUN_OUT/<gpu-slug>/ (its runs in runs.csv.gz, as run.sh
 # leaves them; tools/runs-file.sh reads either form).
 # Environment: RUN_FORWARD (quoted run.sh options), RUN_OUT, RUN_SSH, RUN_REMOTE_DIR.
+. "$(dirname "${BASH_SOURCE[0]}")/header-help.sh" "$@"
 set -euo pipefail
 login="$1"
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

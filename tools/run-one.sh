@@ -18,6 +18,7 @@
 # every row as the column `image`, in place of RUN_VARIANT and COLUMN), RUN_CSV (the file the rows go to; default $RUN_DIR/runs.csv), RUN_VARIANT
 # (when set, appended to every row as one more column: the sweep's value), RUN_LOG_PREFIX
 # (the progress line's first word; default run.sh).
+. "$(dirname "${BASH_SOURCE[0]}")/header-help.sh" "$@"
 set -euo pipefail
 
 slot="$1" order="$2" run="$3" stage="$4"

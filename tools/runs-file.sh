@@ -7,6 +7,7 @@
 #        tools/runs-file.sh --rows DIR   prints its rows, the header first (zcat -f); under
 #                                        pipefail, a reader that stops early (head) sees status 141
 # Exit status 1, with one line on stderr, when DIR holds neither.
+. "$(dirname "${BASH_SOURCE[0]}")/header-help.sh" "$@"
 set -euo pipefail
 rows=0
 if [[ "${1:-}" == --rows ]]; then rows=1; shift; fi

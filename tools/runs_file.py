@@ -56,3 +56,7 @@ def runs_folders(pattern):
     folders = {os.path.dirname(path) for name in (LIVE, COMMITTED)
                for path in glob.glob(os.path.join(pattern, name)) if os.path.isfile(path)}
     return sorted(folders, key=lambda folder: os.path.join(folder, LIVE))
+
+
+if __name__ == "__main__":  # a module the other tools import: run, it says what it offers
+    print(__doc__)

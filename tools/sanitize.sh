@@ -48,6 +48,7 @@
 #              stage that uploads uninitialised *host* memory (stages 04/05 allocate the frame
 #              buffer without initialising it) is not flagged, and need not be.
 #   synccheck  __syncthreads() in divergent code and other invalid barrier use.
+. "$(dirname "${BASH_SOURCE[0]}")/header-help.sh" "$@"
 set -uo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -13,6 +13,7 @@
 #   SPEC  the stages, as ./run.sh --stages takes them (13-21, 7a, p8-9)
 # Then: ./run.sh --reference --resume --stages SPEC (the runs of SPEC start again from 1).
 # Exit status: 0 moved (a line says how many runs of which stages); 2 a bad argument, one line.
+. "$(dirname "${BASH_SOURCE[0]}")/header-help.sh" "$@"
 set -euo pipefail
 
 die() { echo "supersede-runs: $*" >&2; exit 2; }

@@ -258,7 +258,7 @@ def index_block(folders, scaling=(), pt_scaling=()):
         if m["chapter"] != chapter:
             chapter = m["chapter"]
             parts += ["" if parts else None, f"### {chapter}", "",
-                      f"| stage | lesson | {gpu}, medians: against the stage it builds on |", "|---|---|---|"]
+                      f"| stage | lesson | {gpu}, medians: speed-up over the stage it builds on (above 1x: faster) |", "|---|---|---|"]
         side = " (side)" if m["kind"] == "side" else ""
         lesson = m["lesson"].replace("_", "\\_")  # __launch_bounds__ is no emphasis
         cell = change_cell(summary, stage)
