@@ -7,8 +7,8 @@
 # usage: tools/compare-stages.sh [SCENE] [BUILD_DIR] [PT_SCENE]
 #        (default scenes/benchmark.scene, build, scenes/pt-benchmark.scene)
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/header-help.sh" "$@"
 case ${1:-} in
-    -h|--help) sed -n '2,/^set /{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;;
     -*) echo "compare-stages: unknown option '$1' (usage: tools/compare-stages.sh [SCENE] [BUILD_DIR] [PT_SCENE])" >&2; exit 2 ;;
 esac
 scene=${1:-scenes/benchmark.scene}

@@ -22,7 +22,8 @@ set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"
 runs=10 stages=21,21a scene=scenes/benchmark.scene output='' args='' keep=''
-usage() { sed -n '2,/^set -euo/{/^set -euo/d; s/^# \{0,1\}//p}' "${BASH_SOURCE[0]}"; }
+. "$(dirname "${BASH_SOURCE[0]}")/header-help.sh"
+usage() { header_help "${BASH_SOURCE[0]}"; }
 die() { echo "write-cost.sh: $1" >&2; exit 2; }
 while [[ $# -gt 0 ]]; do
     case "$1" in
