@@ -9,8 +9,11 @@
 #   make test            build, then run every test; ends with "N passed, N failed, N skipped"
 #   make list            every stage, in course order: id, folder, the stage it builds on, lesson
 #                        (from the manifests, stages/*/manifest; tools/stages)
-#   make diff STAGE=08   what a stage changes: its render.cu against that of the stage it builds
-#                        on (FROM=01 for any other); needs neither nvcc nor stb (tools/stage-diff.sh)
+#   make diff STAGE=08   what a stage changes: its program against that of the stage it builds on,
+#                        file by file (render.cu, then each part either replaces; FROM=01 for any
+#                        other stage); needs neither nvcc nor stb (tools/stage-diff.sh)
+#   make show STAGE=31   a stage as one whole program: its render.cu with every part it includes
+#                        written out in place (tools/stage-show.sh); compiles as it stands
 #   make profile STAGE=07  Nsight Compute on the stage (SCENE=, LAUNCH=N; tools/profile.sh --help):
 #                        report, raw metrics and summary in results/local/<gpu>/profiles/
 #                        (REFERENCE=1: the course's results/reference/<gpu>/profiles/)
@@ -27,7 +30,8 @@
 #   make fuzz            the scene parser under libFuzzer for FUZZ_SECONDS seconds (clang;
 #                        `make fuzz-build`: only build it)
 #   make clean           removes build/, build-sanitize/, build-lineinfo/ and build-cudaNNN/
-#   make help            this text; help, list, clean, diff, profile, scenes and fuzz need no nvcc
+#   make help            this text; help, list, clean, diff, show, profile, scenes and fuzz need
+#                        no nvcc
 #
 # Variables (make VAR=value, or VAR=value make):
 #   CUDA_ARCH=90         build for one architecture (compute capability without the dot);
@@ -50,7 +54,7 @@ BUILD ?= $(if $(filter 1,$(SANITIZE)),build-sanitize,build)
 # Goals that build no stage (help, diff, clean, profile, list, scenes: python3 alone, fuzz: clang
 # alone) need neither nvcc nor stb; any other goal, or none (all), checks for both here, before
 # anything runs.
-TOOLLESS_GOALS := help diff clean profile list scenes fuzz fuzz-build
+TOOLLESS_GOALS := help diff show clean profile list scenes fuzz fuzz-build
 NEEDS_TOOLCHAIN := $(if $(MAKECMDGOALS),$(filter-out $(TOOLLESS_GOALS),$(MAKECMDGOALS)),all)
 
 NVCC_PATH := $(shell command -v $(NVCC) 2>/dev/null)
@@ -182,14 +186,18 @@ $(BUILD)/obj/manifests/%.o: $(BUILD)/obj/manifests/%.c common/stage_manifest.h
 $(BUILD)/libcommon.a: $(HOST_OBJECTS)
 	ar rcs $@ $^
 
-# Each stage: its render.cu, with ptxas's resource report (registers, stack frame, spills,
-# shared and constant memory per architecture) kept beside the executable.
+# Each stage: its render.cu and the parts it includes (nvcc's dependency list, obj/stages/*.d,
+# names them: a part changed rebuilds every stage that includes it), with ptxas's resource report
+# (registers, stack frame, spills, shared and constant memory per architecture) kept beside the
+# executable.
 $(BUILD)/obj/stages/%.o: $(STAGES_DIR)/%/render.cu $(HEADERS) $(BUILD)/nvcc-flags.txt
 	@mkdir -p $(@D)
 	@echo "$(NVCC) ... -Xptxas -v -c $< -o $@ 2> $(BUILD)/$*.resources.txt"
-	@$(NVCC) $(NVCCFLAGS) -Xptxas -v -c $< -o $@ 2> $(BUILD)/$*.resources.txt \
+	@$(NVCC) $(NVCCFLAGS) -MMD -MP -MF $(BUILD)/obj/stages/$*.d -Xptxas -v -c $< -o $@ 2> $(BUILD)/$*.resources.txt \
 	  || { cat $(BUILD)/$*.resources.txt >&2; exit 1; }
 	@grep -v -e '^ptxas info' -e '^ptxas *$$' -e 'bytes stack frame' $(BUILD)/$*.resources.txt >&2 || true
+
+-include $(wildcard $(BUILD)/obj/stages/*.d)
 
 $(STAGE_BINS): $(BUILD)/%: $(BUILD)/obj/stages/%.o $(BUILD)/obj/manifests/%.o $(STAGE_OBJECTS) \
                             $(BUILD)/libcommon.a
@@ -268,10 +276,14 @@ $(PT_SCALING_SCENES): $(BUILD)/scenes/pt-random-%.scene: scenes/generate-random.
 help:
 	@sed -n '/^#/!q; s/^# \{0,1\}//p' $(firstword $(MAKEFILE_LIST))
 
-# What a stage changes: diff -u of its predecessor's render.cu against its own (a side stage's
-# predecessor is the stage it branches from), or FROM's. Coloured on a terminal, plain when piped.
+# What a stage changes: diff -u of its predecessor's program against its own, file by file (a side
+# stage's predecessor is the stage it branches from), or FROM's. Coloured on a terminal, plain when piped.
 # Status 1 from diff only means "they differ"; errors (unknown stage, 01 without FROM) are 2.
-.PHONY: diff
+.PHONY: diff show
+show:
+	@test -n "$(STAGE)" || { echo "make show: name a stage: make show STAGE=31 (a side stage: STAGE=28a)" >&2; exit 2; }
+	@tools/stage-show.sh --stages '$(STAGES_DIR)' '$(STAGE)'
+
 diff:
 	@test -n "$(STAGE)" || { echo "make diff: name a stage: make diff STAGE=07 (a side stage: STAGE=07a; another pair: FROM=01)" >&2; exit 2; }
 	@status=0; tools/stage-diff.sh --stages '$(STAGES_DIR)' '$(STAGE)' $(if $(strip $(FROM)),'$(strip $(FROM))') || status=$$?; \

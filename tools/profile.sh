@@ -60,7 +60,8 @@ stage=$(STAGES_DIR=$stages_dir STAGES_PROGRAM=profile "$tools_dir/stages" resolv
 [[ $(STAGES_DIR=$stages_dir "$tools_dir/stages" get "$stage" track) != pt ]] ||
     fail "$stage is a path-tracing stage, which has no render_kernel: tools/profile.sh profiles the main track's stages only (ncu on build/$stage --scene scenes/pt-quick.scene directly)"
 bands=0
-grep -q 'BAND_COUNT' "$stages_dir/$stage/render.cu" && bands=1
+# The whole program (its render.cu and the parts it includes: tools/stage-show.sh).
+"$tools_dir/stage-show.sh" --stages "$stages_dir" "$stage" | grep -q 'BAND_COUNT' && bands=1
 if [ -z "$scene" ]; then
     if [ $bands -eq 1 ]; then scene=scenes/benchmark.scene; else scene=scenes/quick.scene; fi
 fi

@@ -104,7 +104,8 @@ IFS=',' read -r -a values <<<"$values_spec"
 [[ "$(printf '%s\n' "${values[@]}" | sort -u | wc -l)" -eq "${#values[@]}" ]] || die "--values '$values_spec' repeats a value"
 
 # The path-tracing track (pNN-name) reads scenes of its own format and has no render_kernel:
-# its default kernel for --ncu is the one its render.cu defines (a __global__ function's name is
+# its default kernel for --ncu is the one its program defines (render.cu and the parts it
+# includes, tools/stage-show.sh; a __global__ function's name is
 # the identifier before the first "(" after __global__, past an optional __launch_bounds__(...)).
 # It is profiled on one frame (--samples 1): ncu profiles every launch of the kernel, and a
 # stage that launches per tile and frame (p08a) makes thousands.
@@ -115,8 +116,9 @@ if [[ "$("$repo/tools/stages" get "$stage" track)" == pt ]]; then
     profile_args=(--samples 1)
     if [[ "$ncu" -eq 1 && -z "$kernel" ]]; then
         source_file="$STAGES_DIR/$stage/render.cu"
-        [[ -r "$source_file" ]] || die "--ncu: cannot read $source_file to find the stage's kernel; name it with --kernel"
-        kernels="$(tr '\n' ' ' <"$source_file" \
+        program="$("$repo/tools/stage-show.sh" --stages "$STAGES_DIR" "$stage" 2>/dev/null)" \
+            || die "--ncu: cannot read $source_file and its parts to find the stage's kernel; name it with --kernel"
+        kernels="$(tr '\n' ' ' <<<"$program" \
             | grep -oE '__global__ +void +(__launch_bounds__ *\([^)]*\) *)?[A-Za-z_][A-Za-z0-9_]* *\(' \
             | sed -E 's/^.*[^A-Za-z0-9_]([A-Za-z_][A-Za-z0-9_]*) *\($/\1/' | sort -u || true)"
         [[ -n "$kernels" && "$(wc -l <<<"$kernels")" -eq 1 ]] \
