@@ -1,0 +1,6 @@
+/* The scene in constant memory: a small read-only space whose cache on each SM broadcasts one
+ * address to a whole warp. The host copies the scene in (cudaMemcpyToSymbol); the kernel reads it. */
+
+__constant__ Sphere constant_spheres[MAX_CONSTANT_SPHERES];
+__constant__ Light constant_light;
+__constant__ Camera constant_camera;

@@ -1,0 +1,58 @@
+/* The walk: search_tree finds the nearest sphere a ray meets, or any that blocks it. */
+
+/* Walks the tree for a ray (direction d, a = d.d, inverse = 1 / d per component) with a stack of
+ * node indices: a node whose box the ray cannot enter before the best t so far is skipped with
+ * everything inside (spec_bvh_may_hit widens each box by what rounding can reach: the image's
+ * bits rest on it, common/spec_bvh.h); a leaf's spheres are tested. The nearest hit is the
+ * smallest (t, index), as SPEC.md's loop in file order finds it; a blocker ends the walk. Returns
+ * the sphere (or -1) and its t in *distance. Inlined with `what` known, each call keeps only
+ * its own branches. */
+__device__ __forceinline__ int search_tree(const Scene *scene, enum search what, float3 origin,
+                                           float3 direction, float a, float *distance)
+{
+    const float3 inverse = make_float3(1.0f / direction.x, 1.0f / direction.y, 1.0f / direction.z);
+    const struct spec_vec3 from = spec_v3(origin.x, origin.y, origin.z);
+    const struct spec_vec3 per_unit = spec_v3(inverse.x, inverse.y, inverse.z);
+    float best = what == ANY_BLOCKER ? INFINITY : FAR_PLANE;
+    int hit = -1;
+    int stack[SPEC_BVH_STACK];
+    int top = 0;
+    stack[top++] = 0;
+    while (top > 0) {
+        const struct spec_bvh_node node = scene->nodes[stack[--top]];
+        if (!spec_bvh_may_hit(&node, from, per_unit, best)) {
+            continue;
+        }
+        if (node.count == 0) {
+            stack[top++] = node.first + 1;
+            stack[top++] = node.first;
+            continue;
+        }
+        for (int k = 0; k < node.count; k++) {
+            const int s = __ldg(&scene->order[node.first + k]);
+            float3 oc;
+            float c, t;
+            if (what == NEAREST_FROM_CAMERA) {
+                const float4 from_camera = __ldg(&scene->from_camera[s]);
+                oc = make_float3(from_camera.x, from_camera.y, from_camera.z);
+                c = from_camera.w;
+            } else {
+                oc = from_sphere(origin, __ldg(&scene->geometry[s]), &c);
+            }
+            if (!has_intersection(oc, c, direction, a, &t)) {
+                continue;
+            }
+            if (what == ANY_BLOCKER) {
+                if (t > 1e-6f) {
+                    *distance = t;
+                    return s;
+                }
+            } else if (t < best || (t == best && hit >= 0 && s < hit)) {
+                best = t;
+                hit = s;
+            }
+        }
+    }
+    *distance = best;
+    return hit;
+}

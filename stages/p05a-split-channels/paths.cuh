@@ -1,0 +1,43 @@
+/* The device memory the kernels work on: allocated and freed by the host, checked after them. */
+
+struct device_paths {
+    struct ray_arrays rays;
+    struct hit_arrays hits;
+    struct sample_arrays samples;
+    struct pt_sphere *spheres;
+    struct pt_material *materials;
+};
+
+static void paths_alloc(struct device_paths *d, int count, int sphere_count)
+{
+    CUDA_CHECK(cudaMalloc((void **)&d->rays.origin, (size_t)count * sizeof(struct spec_vec3)));
+    CUDA_CHECK(cudaMalloc((void **)&d->rays.direction, (size_t)count * sizeof(struct spec_vec3)));
+    CUDA_CHECK(cudaMalloc((void **)&d->rays.done, (size_t)count * sizeof(int)));
+    CUDA_CHECK(cudaMalloc((void **)&d->hits.t, (size_t)count * sizeof(float)));
+    CUDA_CHECK(cudaMalloc((void **)&d->hits.sphere, (size_t)count * sizeof(int)));
+    for (int c = 0; c < 3; ++c) {
+        CUDA_CHECK(cudaMalloc((void **)&d->samples.colour[c], (size_t)count * sizeof(float)));
+        CUDA_CHECK(cudaMalloc((void **)&d->samples.attenuation[c], (size_t)count * sizeof(float)));
+    }
+    CUDA_CHECK(cudaMalloc((void **)&d->spheres, (size_t)sphere_count * sizeof(struct pt_sphere)));
+    CUDA_CHECK(cudaMalloc((void **)&d->materials,
+                          (size_t)sphere_count * sizeof(struct pt_material)));
+}
+
+static void paths_free(struct device_paths *d)
+{
+    CUDA_CHECK(cudaFree(d->rays.origin));
+    CUDA_CHECK(cudaFree(d->rays.direction));
+    CUDA_CHECK(cudaFree(d->rays.done));
+    CUDA_CHECK(cudaFree(d->hits.t));
+    CUDA_CHECK(cudaFree(d->hits.sphere));
+    for (int c = 0; c < 3; ++c) {
+        CUDA_CHECK(cudaFree(d->samples.colour[c]));
+        CUDA_CHECK(cudaFree(d->samples.attenuation[c]));
+    }
+    CUDA_CHECK(cudaFree(d->spheres));
+    CUDA_CHECK(cudaFree(d->materials));
+}
+
+/* The kernels allocate nothing: no device heap to check after them. */
+static void check_heap(const struct device_paths *) {}
