@@ -93,7 +93,7 @@ static int setup(void **state) {
      * putting the course's reference campaigns (tens of MB) beside the fakes' (the clone of
      * test_default_output_leaves_tracked_files_unchanged does that, once). */
     if (sh("mkdir -p '%s/repo/results/reference' && cd '%s/repo' && "
-           "for x in run.sh tools scenes README.md; do ln -s '%s/'$x $x || exit 1; done && "
+           "for x in run.sh tools common scenes README.md; do ln -s '%s/'$x $x || exit 1; done && "
            "ln -s ../stages stages && ln -s '%s/results/reported' results/reported",
            f->dir, f->dir, repo, repo) != 0)
         return -1;

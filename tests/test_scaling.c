@@ -56,7 +56,7 @@ static int setup(void **state) {
     if (sh("python3 scenes/generate-random.py 49 --size 16x16 >'%s/s50.scene' && "
            "python3 scenes/generate-random.py 199 --size 16x16 >'%s/s200.scene'", f->dir, f->dir) != 0)
         return -1;
-    if (sh("mkdir -p '%s/repo/results' && cd '%s/repo' && for x in run.sh tools scenes README.md; do ln -s '%s/'$x $x || exit 1; done && "
+    if (sh("mkdir -p '%s/repo/results' && cd '%s/repo' && for x in run.sh tools common scenes README.md; do ln -s '%s/'$x $x || exit 1; done && "
            "ln -s ../stages stages && ln -s '%s/results/reported' results/reported", f->dir, f->dir, repo, repo) != 0)
         return -1;
     *state = f;
