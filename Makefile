@@ -233,7 +233,7 @@ $(BUILD)/walk-work: tools/walk-work.c $(BUILD)/libcommon.a $(HEADERS)
 $(BUILD)/png-bench: tools/png-bench.c $(BUILD)/libcommon.a $(HEADERS)
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libcommon.a $(LDLIBS)
 
-$(BUILD)/tests/%: tests/%.c tests/test_support.h tests/png_checks.h tests/shell_commands.h $(BUILD)/libcommon.a
+$(BUILD)/tests/%: tests/%.c tests/test_support.h tests/png_checks.h $(BUILD)/libcommon.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Itests -o $@ $< $(BUILD)/libcommon.a -lcmocka $(LDLIBS)
 

@@ -13,13 +13,12 @@ extern "C" {
 #define OPTIONS_DEFAULT_PT_SCENE "scenes/pt-benchmark.scene" /* with --samples */
 #define OPTIONS_ERROR_BYTES 512
 
-/* Which options a program accepts, beyond --scene, --size, --output and --help, which every
- * program takes: a list of option names separated by spaces, e.g. "--csv --device --block".
- * The names: --csv, --device (every stage), --block, --rays-per-thread, --frames (main stages
- * whose manifest names them), --samples (the path-tracing track), --record (with
- * --record-segment), --tiles (path-tracing stages whose manifest names them), --threads (the CPU
- * references), --estimator (build/pt-reference). A stage's list is its track's and its
- * manifest's (common/stage_main.c). */
+/* Every option is one row of the table in options.c: its name, value, field, limits, usage text,
+ * which programs take it and which track's manifests may list it. A program says which options
+ * it accepts beyond --scene, --size, --output and --help (every program's) as a list of names
+ * separated by spaces, e.g. "--csv --device --block": a stage's list is every stage's
+ * (OPTIONS_GPU), its track's and its manifest's (common/stage_main.c); the CPU references take
+ * --threads (and build/pt-reference --samples --estimator). */
 #define OPTIONS_GPU "--csv --device"
 
 #define OPTIONS_MAX_RAYS_PER_THREAD 64

@@ -141,13 +141,6 @@ static void find_programs(void)
     find_program("pt-reference", pt_reference, sizeof pt_reference);
 }
 
-/* 7 for build/07c-unified-memory, 5 for build/p05a-split-channels */
-static int stage_number(const char *path)
-{
-    const char *name = strrchr(path, '/') + 1;
-    return atoi(name[0] == 'p' ? name + 1 : name);
-}
-
 /* NN or NN+ (after a 'p' for the path-tracing track): selects the stages of that number (side
  * stages included: 07 is 07 and 07a ... 07f) or, with '+', that number and later, or pNNx one
  * side stage by its whole name up to the '-'. 0 when none is built here. */

@@ -20,18 +20,12 @@ static char folder[64];
 /* The stages whose manifest's chapter starts with PREFIX ("4\\. ", "P4\\. "), into STAGES. */
 static int read_chapter(const char *prefix, char stages[][128])
 {
-    char command[256];
-    snprintf(command, sizeof command, "tools/stages table | awk -F'\\t' 'NR > 1 && $4 ~ /^%s/ { print $1 }'",
-             prefix);
-    FILE *table = popen(command, "r");
-    if (!table)
-        return 0;
+    struct command_result *r =
+        run_shell("tools/stages table | awk -F'\\t' 'NR > 1 && $4 ~ /^%s/ { print $1 }'", prefix);
     int count = 0;
-    while (count < MAX_CHAPTER_STAGES && fgets(stages[count], sizeof stages[0], table)) {
-        stages[count][strcspn(stages[count], "\n")] = '\0';
-        count++;
-    }
-    pclose(table);
+    char *cursor = r->out;
+    for (char *line; count < MAX_CHAPTER_STAGES && (line = next_line(&cursor));)
+        snprintf(stages[count++], sizeof stages[0], "%.127s", line);
     return count;
 }
 

@@ -7,12 +7,6 @@
 #define NOTEBOOK "colab/course.ipynb"
 #define CHECKER "python3 tests/check_notebook.py"
 
-/* The notebook runs ./run.sh, which installs GNU parallel as root when it is missing: not here. */
-static int has_parallel(void)
-{
-    return run_shell("command -v parallel")->exit_code == 0;
-}
-
 static void every_command_of_the_notebook_exists_and_parses(void **state)
 {
     (void)state;

@@ -17,7 +17,6 @@
 
 #define GUIDE "COURSE.md"
 #define MAX_COMMANDS 256
-#define CLEAN_ENV "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES"
 #define NO_GPU_ENV "CUDA_VISIBLE_DEVICES= RUN_NVIDIA_SMI=false NVIDIA_SMI=false"
 
 static const char *no_gpu_messages[] = {
@@ -117,11 +116,6 @@ static int passes(const struct command *c, const struct command_result *r, const
     return 0;
 }
 
-static int has_parallel(void)
-{
-    return run_shell("command -v parallel")->exit_code == 0;
-}
-
 static void test_every_command_of_the_guide(void **state)
 {
     (void)state;
@@ -188,26 +182,7 @@ static void test_the_checker_rejects_what_it_should(void **state)
 /* ---- Every stage in a session's heading ------------------------------------------------- */
 
 #define STAGES_READER "tools/stages"
-#define MAX_STAGES 128
 #define SESSION_HEADING "## Session "
-
-struct stage_list {
-    int count;
-    char names[MAX_STAGES][64];
-};
-
-/* The stages in course order, as `tools/stages list` prints them. */
-static void list_stages(struct stage_list *list)
-{
-    struct command_result *r = run_shell(STAGES_READER " list");
-    assert_int_equal(r->exit_code, 0);
-    list->count = 0;
-    for (char *line = strtok(r->out, "\n"); line; line = strtok(NULL, "\n")) {
-        assert_true(list->count < MAX_STAGES && strlen(line) < sizeof list->names[0]);
-        snprintf(list->names[list->count++], sizeof list->names[0], "%s", line);
-    }
-    assert_true(list->count > 0);
-}
 
 /* The position in list of the stage that id names (`tools/stages resolve`: 7, 07, 07a, p8, p08,
  * a folder name), or -1. */
@@ -299,8 +274,8 @@ static int heading_problems(const char *path, char *report, size_t size)
 {
     static char guide[256 * 1024];
     static struct stage_list list;
-    int covered[MAX_STAGES] = {0}, problems = 0, sessions = 0;
-    list_stages(&list);
+    int covered[STAGE_LIST_MAX] = {0}, problems = 0, sessions = 0;
+    list_stages(NULL, &list);
     test_read_file(path, guide, sizeof guide);
     report[0] = '\0';
     char *save = NULL;
@@ -385,7 +360,7 @@ static void test_heading_check_fails_when_a_stage_is_missing(void **state)
     /* The real guide, with the heading(s) that name the last stage it covers made plain text. */
     static char guide[256 * 1024], copy[256 * 1024];
     static struct stage_list list;
-    list_stages(&list);
+    list_stages(NULL, &list);
     test_read_file(GUIDE, guide, sizeof guide);
     int last = -1;
     for (int pass = 0; pass < 2; pass++) {
@@ -395,7 +370,7 @@ static void test_heading_check_fails_when_a_stage_is_missing(void **state)
             size_t n = strcspn(line, "\n");
             char heading[512], why[512];
             snprintf(heading, sizeof heading, "%.*s", (int)(n < 511 ? n : 511), line);
-            int covered[MAX_STAGES] = {0}, skip = 0;
+            int covered[STAGE_LIST_MAX] = {0}, skip = 0;
             if (strncmp(heading, SESSION_HEADING, strlen(SESSION_HEADING)) == 0 &&
                 mark_heading(heading, &list, covered, why, sizeof why) == 0) {
                 for (int k = 0; k < list.count; k++) {

@@ -4,8 +4,6 @@
  * (build/NNx-name, e.g. 07c-unified-memory) are all covered. */
 #include "test_support.h"
 
-#include <glob.h>
-
 #include "cpu_reference.h"
 
 #define MAX_STAGES 64
@@ -90,28 +88,12 @@ static char stage_paths[MAX_STAGES][256];
 static int stage_count;
 static char folder[64];
 
-static int by_name(const void *a, const void *b)
-{
-    return strcmp((const char *)a, (const char *)b);
-}
-
 /* build/NN-name and build/NNx-name, sorted (01-base first, 07-shared-spheres before 07a-...). */
 static int setup(void **state)
 {
     (void)state;
-    const char *patterns[] = {"[0-9][0-9]-*", "[0-9][0-9][a-z]-*"};
-    for (int p = 0; p < 2; ++p) {
-        char pattern[128];
-        snprintf(pattern, sizeof pattern, "%s/%s", test_build_dir(), patterns[p]);
-        glob_t found;
-        if (glob(pattern, 0, NULL, &found) == 0) {
-            for (size_t k = 0; k < found.gl_pathc && stage_count < MAX_STAGES; ++k)
-                if (!strstr(found.gl_pathv[k], ".resources.txt"))
-                    snprintf(stage_paths[stage_count++], 256, "%s", found.gl_pathv[k]);
-            globfree(&found);
-        }
-    }
-    qsort(stage_paths, (size_t)stage_count, sizeof stage_paths[0], by_name);
+    const char *const patterns[] = {"[0-9][0-9]-*", "[0-9][0-9][a-z]-*"};
+    stage_count = find_built_stages(patterns, 2, stage_paths, MAX_STAGES);
     snprintf(folder, sizeof folder, "%s", make_temporary_folder());
     return stage_count > 0 ? 0 : -1;
 }
@@ -121,12 +103,6 @@ static int teardown(void **state)
     (void)state;
     remove_temporary_folder(folder);
     return 0;
-}
-
-static const char *stage_name(int k)
-{
-    const char *slash = strrchr(stage_paths[k], '/');
-    return slash ? slash + 1 : stage_paths[k];
 }
 
 static struct image render_on_cpu(const char *scene_path)
@@ -146,12 +122,12 @@ static struct image render_on_cpu(const char *scene_path)
 static struct image render_on_gpu(int k, const char *scene_path, const char *extra)
 {
     char out[256];
-    snprintf(out, sizeof out, "%s/%s.%s", folder, stage_name(k),
-             strncmp(stage_name(k), "21a-", 4) == 0 ? "png" : "ppm");
+    snprintf(out, sizeof out, "%s/%s.%s", folder, stage_name(stage_paths[k]),
+             strncmp(stage_name(stage_paths[k]), "21a-", 4) == 0 ? "png" : "ppm");
     struct command_result *r =
         run_shell("%s --scene %s --output %s %s", stage_paths[k], scene_path, out, extra);
     if (r->exit_code != 0)
-        print_message("# %s failed (%d): %s\n", stage_name(k), r->exit_code, r->err);
+        print_message("# %s failed (%d): %s\n", stage_name(stage_paths[k]), r->exit_code, r->err);
     assert_int_equal(r->exit_code, 0);
     struct image image;
     char error[IMAGE_ERROR_BYTES];
@@ -163,8 +139,8 @@ static struct image render_on_gpu(int k, const char *scene_path, const char *ext
 static int find_stage(const char *prefix)
 {
     for (int k = 0; k < stage_count; ++k)
-        if (strncmp(stage_name(k), prefix, strlen(prefix)) == 0 &&
-            stage_name(k)[strlen(prefix)] == '-')
+        if (strncmp(stage_name(stage_paths[k]), prefix, strlen(prefix)) == 0 &&
+            stage_name(stage_paths[k])[strlen(prefix)] == '-')
             return k;
     return -1;
 }
@@ -173,15 +149,9 @@ static int find_stage(const char *prefix)
  * (tools/stages; 0 unless it changes the arithmetic on purpose), or -1 when it cannot be read. */
 static double stated_bound_percent(const char *stage)
 {
-    char command[512];
-    snprintf(command, sizeof command, "tools/stages get '%s' max-differing-percent", stage);
-    FILE *reader = popen(command, "r");
-    if (!reader)
-        return -1;
+    struct command_result *r = run_shell("tools/stages get '%s' max-differing-percent", stage);
     double percent = -1;
-    if (fscanf(reader, "%lf", &percent) != 1)
-        percent = -1;
-    if (pclose(reader) != 0)
+    if (sscanf(r->out, "%lf", &percent) != 1 || r->exit_code != 0)
         percent = -1;
     return percent;
 }
@@ -200,10 +170,10 @@ static void same_picture(const char *scene_path)
         assert_int_equal(image_compare(&first, &image, &to_first), 0);
         print_message("# %s on %s: %lld pixels differ from the CPU reference (largest %d), "
                       "%lld from %s\n",
-                      stage_name(k), scene_path, to_cpu.differing_pixels,
-                      to_cpu.largest_channel_difference, to_first.differing_pixels, stage_name(0));
-        double bound = stated_bound_percent(stage_name(k));
-        if (expectations_for(stage_name(k)).bit_exact) {
+                      stage_name(stage_paths[k]), scene_path, to_cpu.differing_pixels,
+                      to_cpu.largest_channel_difference, to_first.differing_pixels, stage_name(stage_paths[0]));
+        double bound = stated_bound_percent(stage_name(stage_paths[k]));
+        if (expectations_for(stage_name(stage_paths[k])).bit_exact) {
             assert_true(bound == 0); /* an exact stage states no bound that could hide a change */
             assert_int_equal(to_cpu.differing_pixels, 0);
             assert_int_equal(to_first.differing_pixels, 0);
@@ -234,22 +204,6 @@ static void partial_blocks_render_right_too(void **state)
     same_picture("scenes/odd-size.scene");
 }
 
-/* The value of one metric in a stage's --csv output. */
-static double metric(const char *csv, const char *name, char *text_value, size_t size)
-{
-    char key[64];
-    snprintf(key, sizeof key, ",%s,", name);
-    const char *at = strstr(csv, key);
-    if (!at) {
-        print_message("# metric %s missing\n", name);
-        fail();
-    }
-    at += strlen(key);
-    if (text_value)
-        snprintf(text_value, size, "%.*s", (int)strcspn(at, ","), at);
-    return strtod(at, NULL);
-}
-
 static void reports_tell_copies_and_host_memory(void **state)
 {
     (void)state;
@@ -258,16 +212,16 @@ static void reports_tell_copies_and_host_memory(void **state)
     for (int k = 0; k < stage_count; ++k) {
         struct command_result *r = run_shell("%s --scene scenes/quick.scene --csv", stage_paths[k]);
         assert_int_equal(r->exit_code, 0);
-        const struct expectations e = expectations_for(stage_name(k));
+        const struct expectations e = expectations_for(stage_name(stage_paths[k]));
         char host_memory_column[64];
         snprintf(host_memory_column, sizeof host_memory_column, ",%s,", e.host_memory);
         if (!strstr(r->out, host_memory_column))
-            print_message("# %s: host memory is not %s:\n%.300s\n", stage_name(k), e.host_memory,
+            print_message("# %s: host memory is not %s:\n%.300s\n", stage_name(stage_paths[k]), e.host_memory,
                           r->out);
         assert_non_null(strstr(r->out, host_memory_column));
-        double up = metric(r->out, "bytes_host_to_device", NULL, 0);
-        double down = metric(r->out, "bytes_device_to_host", NULL, 0);
-        print_message("# %s: %.0f bytes up, %.0f down, %s host memory\n", stage_name(k), up, down,
+        double up = csv_metric(r->out, "bytes_host_to_device");
+        double down = csv_metric(r->out, "bytes_device_to_host");
+        print_message("# %s: %.0f bytes up, %.0f down, %s host memory\n", stage_name(stage_paths[k]), up, down,
                       e.host_memory);
         assert_true(down == pixels * e.bytes_back_per_pixel);
         if (e.upload == UPLOAD_FRAME) {
@@ -277,11 +231,11 @@ static void reports_tell_copies_and_host_memory(void **state)
         } else {
             assert_true(up == 0);
             /* nothing to allocate on the device or copy up: phases with nothing in them */
-            assert_true(metric(r->out, "device_allocation", NULL, 0) < 1000);
-            assert_true(metric(r->out, "host_to_device", NULL, 0) < 1000);
+            assert_true(csv_metric(r->out, "device_allocation") < 1000);
+            assert_true(csv_metric(r->out, "host_to_device") < 1000);
         }
         if (e.rays_per_thread > 0)
-            assert_true(metric(r->out, "rays_per_thread", NULL, 0) == e.rays_per_thread);
+            assert_true(csv_metric(r->out, "rays_per_thread") == e.rays_per_thread);
         /* The total is the sum of the phases: the study's seven, and the acceleration
          * structure's build where a stage has one (0 when the CSV has no such row). */
         double sum = 0;
@@ -289,11 +243,11 @@ static void reports_tell_copies_and_host_memory(void **state)
                                 "kernel", "device_to_host", "device_free", "host_free"};
         for (int p = 0; p < 8; ++p)
             if (p != 3 || strstr(r->out, ",build,"))
-                sum += metric(r->out, phases[p], NULL, 0);
-        assert_true(metric(r->out, "total", NULL, 0) == sum);
-        assert_true(metric(r->out, "kernel_events", NULL, 0) > 0);
-        assert_true(metric(r->out, "rays_traced", NULL, 0) >= 512.0 * 512.0);
-        double shared = metric(r->out, "shared_memory", NULL, 0);
+                sum += csv_metric(r->out, phases[p]);
+        assert_true(csv_metric(r->out, "total") == sum);
+        assert_true(csv_metric(r->out, "kernel_events") > 0);
+        assert_true(csv_metric(r->out, "rays_traced") >= 512.0 * 512.0);
+        double shared = csv_metric(r->out, "shared_memory");
         if (e.shared_spheres == 1)
             assert_true(shared >= 19 * 28);
         else if (e.shared_spheres == 0)
@@ -306,7 +260,7 @@ static void block_size_can_be_swept_from_stage_03(void **state)
     (void)state;
     SKIP_WITHOUT_GPU();
     for (int k = 0; k < stage_count; ++k) {
-        if (atoi(stage_name(k)) < 3)
+        if (atoi(stage_name(stage_paths[k])) < 3)
             continue;
         struct image base = render_on_gpu(k, "scenes/odd-size.scene", "");
         const char *blocks[] = {"--block 8x8", "--block 32x4", "--block 7x13"};
@@ -330,7 +284,7 @@ static void rays_per_thread_keep_the_picture(void **state)
     SKIP_WITHOUT_GPU();
     int tested = 0;
     for (int k = 0; k < stage_count; ++k) {
-        if (expectations_for(stage_name(k)).rays_per_thread == 0)
+        if (expectations_for(stage_name(stage_paths[k])).rays_per_thread == 0)
             continue;
         struct image base = render_on_gpu(k, "scenes/odd-size.scene", "");
         const char *counts[] = {"--rays-per-thread 1", "--rays-per-thread 3",
@@ -339,7 +293,7 @@ static void rays_per_thread_keep_the_picture(void **state)
             struct image image = render_on_gpu(k, "scenes/odd-size.scene", counts[c]);
             struct image_difference diff;
             assert_int_equal(image_compare(&base, &image, &diff), 0);
-            print_message("# %s %s: %lld pixels differ from its default\n", stage_name(k),
+            print_message("# %s %s: %lld pixels differ from its default\n", stage_name(stage_paths[k]),
                           counts[c], diff.differing_pixels);
             assert_int_equal(diff.differing_pixels, 0);
             image_free(&image);
@@ -357,7 +311,7 @@ static void rays_per_thread_only_where_a_stage_takes_it(void **state)
 {
     (void)state;
     for (int k = 0; k < stage_count; ++k) {
-        const struct expectations e = expectations_for(stage_name(k));
+        const struct expectations e = expectations_for(stage_name(stage_paths[k]));
         if (e.rays_per_thread == 0) {
             struct command_result *r = run_shell(
                 "%s --rays-per-thread 2 --scene scenes/quick.scene --size 16x16", stage_paths[k]);
@@ -394,8 +348,8 @@ static void register_cap_raises_occupancy(void **state)
         struct command_result *r =
             run_shell("%s --scene scenes/quick.scene --csv", stage_paths[stages[s]]);
         assert_int_equal(r->exit_code, 0);
-        registers[s] = metric(r->out, "registers", NULL, 0);
-        occupancy[s] = metric(r->out, "theoretical_occupancy", NULL, 0);
+        registers[s] = csv_metric(r->out, "registers");
+        occupancy[s] = csv_metric(r->out, "theoretical_occupancy");
     }
     print_message("# 07: %.0f registers, %.1f%% occupancy; 07f: %.0f registers, %.1f%%\n",
                   registers[0], occupancy[0], registers[1], occupancy[1]);
@@ -413,10 +367,10 @@ static struct image render_to(int k, const char *args, const char *extension, ch
                               size_t csv_size)
 {
     char out[256];
-    snprintf(out, sizeof out, "%s/%s.%s", folder, stage_name(k), extension);
+    snprintf(out, sizeof out, "%s/%s.%s", folder, stage_name(stage_paths[k]), extension);
     struct command_result *r = run_shell("%s %s --output %s --csv", stage_paths[k], args, out);
     if (r->exit_code != 0)
-        print_message("# %s %s failed (%d): %s\n", stage_name(k), args, r->exit_code, r->err);
+        print_message("# %s %s failed (%d): %s\n", stage_name(stage_paths[k]), args, r->exit_code, r->err);
     assert_int_equal(r->exit_code, 0);
     if (csv)
         snprintf(csv, csv_size, "%s", r->out);
@@ -453,9 +407,9 @@ static void streamed_png_has_stage_21s_pixels(void **state)
         struct image_difference to_21, to_ppm;
         assert_int_equal(image_compare(&reference, &png, &to_21), 0);
         assert_int_equal(image_compare(&ppm, &png, &to_ppm), 0);
-        double write = metric(csv, "image_write", NULL, 0);
-        double left = metric(csv, "image_encode_left", NULL, 0);
-        double chunks = metric(csv, "image_chunks", NULL, 0);
+        double write = csv_metric(csv, "image_write");
+        double left = csv_metric(csv, "image_encode_left");
+        double chunks = csv_metric(csv, "image_chunks");
         print_message("# 21a %s: %lld pixels differ from 21's PNG, %lld from its PPM; %.0f "
                       "chunks, image_write %.0f us (encoding left %.0f us)\n",
                       runs[r], to_21.differing_pixels, to_ppm.differing_pixels, chunks, write, left);
@@ -469,7 +423,7 @@ static void streamed_png_has_stage_21s_pixels(void **state)
     /* quick.scene is 512x512: 16 bands of 32 rows, 49 KB each, one chunk each. */
     struct image quick = render_to(streamed, runs[0], "png", csv, sizeof csv);
     image_free(&quick);
-    assert_true(metric(csv, "image_chunks", NULL, 0) == 16);
+    assert_true(csv_metric(csv, "image_chunks") == 16);
     /* Without a PNG, nothing of the encoder runs: stage 21's report, phase for phase. */
     struct command_result *r =
         run_shell("%s --scene scenes/quick.scene --csv", stage_paths[streamed]);
@@ -489,12 +443,12 @@ static void only_stages_that_change_the_arithmetic_state_a_bound(void **state)
     (void)state;
     int not_exact = 0;
     for (int k = 0; k < stage_count; ++k) {
-        int exact = expectations_for(stage_name(k)).bit_exact;
-        double bound = stated_bound_percent(stage_name(k));
+        int exact = expectations_for(stage_name(stage_paths[k])).bit_exact;
+        double bound = stated_bound_percent(stage_name(stage_paths[k]));
         if (bound < 0)
-            fail_msg("%s: its manifest's max-differing-percent cannot be read", stage_name(k));
+            fail_msg("%s: its manifest's max-differing-percent cannot be read", stage_name(stage_paths[k]));
         if (exact != (bound == 0))
-            fail_msg("%s: bit-exact %d but stated bound %.4f%%", stage_name(k), exact, bound);
+            fail_msg("%s: bit-exact %d but stated bound %.4f%%", stage_name(stage_paths[k]), exact, bound);
         not_exact += !exact;
     }
     print_message("# %d stage(s) change the arithmetic on purpose\n", not_exact);

@@ -25,9 +25,7 @@ static void stand_in(const char *name, int status)
     assert_non_null(f);
     fprintf(f, "#!/bin/sh\necho \"%s $*\" >>'%s/log'\nexit %d\n", name, folder, status);
     fclose(f);
-    char command[512];
-    snprintf(command, sizeof command, "chmod +x '%s'", path);
-    assert_int_equal(system(command), 0);
+    assert_int_equal(run_shell("chmod +x '%s'", path)->exit_code, 0);
 }
 
 static const char *log_text(void)
@@ -181,9 +179,7 @@ static void apt_get_for_python(int gives)
         fprintf(f, "case \"$*\" in *python3-matplotlib*) touch '%s/bin/has-matplotlib' ;; esac\n", folder);
     fprintf(f, "exit 0\n");
     fclose(f);
-    char command[512];
-    snprintf(command, sizeof command, "chmod +x '%s'", path);
-    assert_int_equal(system(command), 0);
+    assert_int_equal(run_shell("chmod +x '%s'", path)->exit_code, 0);
 }
 
 /* tools/install-deps.sh with arguments args as root (stand-in apt-get), FOLDER/bin first on PATH. */

@@ -6,9 +6,6 @@
 
 #include <ctype.h>
 
-/* A make of its own, not a part of the `make test` that runs this (no inherited flags or jobs). */
-#define MAKE "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES make"
-
 static char help[TEST_OUTPUT_BYTES];
 
 static void read_help(void)

@@ -8,16 +8,6 @@
 #include "test_support.h"
 
 #define READER "tools/stages"
-/* A make of its own, not a part of the `make test` that runs this (no inherited flags or jobs). */
-#define MAKE "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES make"
-
-static int line_count(const char *text)
-{
-    int lines = 0;
-    for (const char *c = text; *c; c++)
-        lines += *c == '\n';
-    return lines;
-}
 
 /* Exit status 2, nothing on stdout, one line on stderr that contains want. */
 static void assert_refused(const struct command_result *r, const char *want)
@@ -91,36 +81,28 @@ static void fields_and_defaults(void **state)
     assert_refused(run_shell(READER " frobnicate"), "unknown command 'frobnicate'");
 }
 
-/* A made-up folder of stages, each with a manifest of the given lines and a render.cu. */
-static void add_stage(const char *dir, const char *name, const char *lines)
-{
-    assert_int_equal(run_shell("mkdir -p '%s/%s' && echo '// %s' > '%s/%s/render.cu' && "
-                               "printf '%%b' '%s' > '%s/%s/manifest'",
-                               dir, name, name, dir, name, lines, dir, name)->exit_code, 0);
-}
-
 static void malformed_manifests_are_refused_in_one_line(void **state)
 {
     (void)state;
     const struct {
         const char *lines, *message;
     } bad[] = {
-        {"lesson: x\\nbuilds-on: none\\n", "no \"chapter:\" line"},
+        {"lesson: x\nbuilds-on: none\n", "no \"chapter:\" line"},
         {"", "empty: a stage needs lesson builds-on chapter"},
-        {"lesson: x\\nbuilds-on: none\\nchapter: c\\ncolour: red\\n", "unknown key \"colour\""},
-        {"lesson: x\\nlesson: y\\nbuilds-on: none\\nchapter: c\\n", "\"lesson\" given twice"},
-        {"lesson: x\\nbuilds-on: none\\nchapter: c\\njust words\\n", "not \"key: value\""},
-        {"lesson: x\\nbuilds-on: none\\nchapter:\\n", "\"chapter:\" has no value"},
-        {"lesson: x\\nbuilds-on: none\\nchapter: c\\ncampaign-image: gif\\n", "campaign-image: 'gif' is not png or ppm"},
-        {"lesson: x\\nbuilds-on: none\\nchapter: c\\ncampaign-image: png png\\n", "or is given twice"},
-        {"lesson: x\\nbuilds-on: none\\nchapter: c\\ndifftest-differing-percent: 101\\n",
+        {"lesson: x\nbuilds-on: none\nchapter: c\ncolour: red\n", "unknown key \"colour\""},
+        {"lesson: x\nlesson: y\nbuilds-on: none\nchapter: c\n", "\"lesson\" given twice"},
+        {"lesson: x\nbuilds-on: none\nchapter: c\njust words\n", "not \"key: value\""},
+        {"lesson: x\nbuilds-on: none\nchapter:\n", "\"chapter:\" has no value"},
+        {"lesson: x\nbuilds-on: none\nchapter: c\ncampaign-image: gif\n", "campaign-image: 'gif' is not png or ppm"},
+        {"lesson: x\nbuilds-on: none\nchapter: c\ncampaign-image: png png\n", "or is given twice"},
+        {"lesson: x\nbuilds-on: none\nchapter: c\ndifftest-differing-percent: 101\n",
          "difftest-differing-percent: '101' is not a percentage"},
-        {"lesson: x\\nbuilds-on: none\\nchapter: c\\ndifftest-differing-percent: 5\\n",
+        {"lesson: x\nbuilds-on: none\nchapter: c\ndifftest-differing-percent: 5\n",
          "difftest-differing-percent without max-differing-percent"},
     };
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
         char *dir = make_temporary_folder();
-        add_stage(dir, "01-only", bad[k].lines);
+        make_stage(dir, "01-only", bad[k].lines, 1);
         assert_refused(run_shell("STAGES_DIR='%s' " READER " table", dir), bad[k].message);
         assert_refused(run_shell("STAGES_DIR='%s' " READER " get 1 lesson", dir), "01-only/manifest");
         remove_temporary_folder(dir);
@@ -129,21 +111,21 @@ static void malformed_manifests_are_refused_in_one_line(void **state)
     const struct {
         const char *name, *lines, *message;
     } rules[] = {
-        {"02-two", "lesson: x\\nbuilds-on: 09-nowhere\\nchapter: c\\n", "'09-nowhere', which is not a stage folder"},
-        {"02-two", "lesson: x\\nbuilds-on: none\\nchapter: c\\n", "only the first stage of a track builds on none"},
-        {"02-two", "lesson: x\\nbuilds-on: 01-first\\nchapter: c\\nestimator: nee\\n", "the main track has none"},
-        {"02-two", "lesson: x\\nbuilds-on: 01-first\\nchapter: c\\noptions: --tiles\\n", "'--tiles' is not one a main stage may take"},
-        {"02-two", "lesson: x\\nbuilds-on: 01-first\\nchapter: c\\nmax-differing-percent: lots\\n", "'lots' is not a percentage"},
-        {"02a-side", "lesson: x\\nbuilds-on: none\\nchapter: c\\n", "a side stage builds on a stage"},
-        {"p01-path", "lesson: x\\nbuilds-on: none\\nchapter: c\\n", "no \"estimator:\" line"},
-        {"p01-path", "lesson: x\\nbuilds-on: 01-first\\nchapter: c\\nestimator: path\\n", "a stage of the other track"},
-        {"01-zlast", "lesson: x\\nbuilds-on: 01-first\\nchapter: c\\n", "id 1 is shared by 01-first and 01-zlast"},
-        {"02-two", "lesson: first\\nbuilds-on: 01-first\\nchapter: c\\n", "the same lesson as 01-first"},
+        {"02-two", "lesson: x\nbuilds-on: 09-nowhere\nchapter: c\n", "'09-nowhere', which is not a stage folder"},
+        {"02-two", "lesson: x\nbuilds-on: none\nchapter: c\n", "only the first stage of a track builds on none"},
+        {"02-two", "lesson: x\nbuilds-on: 01-first\nchapter: c\nestimator: nee\n", "the main track has none"},
+        {"02-two", "lesson: x\nbuilds-on: 01-first\nchapter: c\noptions: --tiles\n", "'--tiles' is not one a main stage may take"},
+        {"02-two", "lesson: x\nbuilds-on: 01-first\nchapter: c\nmax-differing-percent: lots\n", "'lots' is not a percentage"},
+        {"02a-side", "lesson: x\nbuilds-on: none\nchapter: c\n", "a side stage builds on a stage"},
+        {"p01-path", "lesson: x\nbuilds-on: none\nchapter: c\n", "no \"estimator:\" line"},
+        {"p01-path", "lesson: x\nbuilds-on: 01-first\nchapter: c\nestimator: path\n", "a stage of the other track"},
+        {"01-zlast", "lesson: x\nbuilds-on: 01-first\nchapter: c\n", "id 1 is shared by 01-first and 01-zlast"},
+        {"02-two", "lesson: first\nbuilds-on: 01-first\nchapter: c\n", "the same lesson as 01-first"},
     };
     for (size_t k = 0; k < sizeof rules / sizeof *rules; k++) {
         char *dir = make_temporary_folder();
-        add_stage(dir, "01-first", "lesson: first\\nbuilds-on: none\\nchapter: c\\n");
-        add_stage(dir, rules[k].name, rules[k].lines);
+        make_stage(dir, "01-first", "lesson: first\nbuilds-on: none\nchapter: c\n", 1);
+        make_stage(dir, rules[k].name, rules[k].lines, 1);
         struct command_result *r = run_shell("STAGES_DIR='%s' " READER " check", dir);
         if (r->exit_code != 2 || !strstr(r->err, rules[k].message) || !strstr(r->err, "/manifest"))
             fail_msg("rule %zu: expected status 2 and '%s'; got %d: %s", k, rules[k].message, r->exit_code, r->err);
@@ -157,11 +139,11 @@ static void a_new_stage_is_a_folder_with_a_manifest(void **state)
 {
     (void)state;
     char *dir = make_temporary_folder();
-    add_stage(dir, "01-first", "lesson: the first\\nbuilds-on: none\\nchapter: Made up\\n");
-    add_stage(dir, "02-second", "lesson: the second\\nbuilds-on: 01-first\\nchapter: Made up\\n");
-    add_stage(dir, "22-my-lesson",
-              "# my own stage\\nlesson: what \"I\" teach \\\\\\\\ here\\nbuilds-on: 02-second\\n"
-              "chapter: Made up\\noptions: --frames\\ncampaign-args: --frames 3\\n");
+    make_stage(dir, "01-first", "lesson: the first\nbuilds-on: none\nchapter: Made up\n", 1);
+    make_stage(dir, "02-second", "lesson: the second\nbuilds-on: 01-first\nchapter: Made up\n", 1);
+    make_stage(dir, "22-my-lesson",
+              "# my own stage\nlesson: what \"I\" teach \\\\ here\nbuilds-on: 02-second\n"
+              "chapter: Made up\noptions: --frames\ncampaign-args: --frames 3\n", 1);
     struct command_result *r = run_shell("STAGES_DIR='%s' " READER " list | tr '\\n' ' '", dir);
     assert_string_equal(r->out, "01-first 02-second 22-my-lesson ");
     r = run_shell("STAGES_DIR='%s' " READER " check", dir);
@@ -197,13 +179,16 @@ static void a_new_stage_is_a_folder_with_a_manifest(void **state)
 static void help_says_what_the_manifest_says(void **state)
 {
     (void)state;
-    FILE *table = popen(READER " table | awk -F'\\t' -v OFS='\\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }"
-                               " { print $c[\"stage\"], $c[\"lesson\"], $c[\"builds-on\"], $c[\"estimator\"] }'", "r");
-    assert_non_null(table);
-    char line[1024];
+    struct command_result *r =
+        run_shell(READER " table | awk -F'\\t' -v OFS='\\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }"
+                  " { print $c[\"stage\"], $c[\"lesson\"], $c[\"builds-on\"], $c[\"estimator\"] }'");
+    /* A copy to walk: each stage's --help runs through run_shell() too. */
+    static char table[TEST_OUTPUT_BYTES];
+    snprintf(table, sizeof table, "%s", r->out);
+    const int table_status = r->exit_code;
     int checked = 0;
-    while (fgets(line, sizeof line, table)) {
-        line[strcspn(line, "\n")] = '\0';
+    char *cursor = table;
+    for (char *line; (line = next_line(&cursor));) {
         char *stage = line, *lesson = strchr(stage, '\t');
         assert_non_null(lesson);
         *lesson++ = '\0';
@@ -217,7 +202,7 @@ static void help_says_what_the_manifest_says(void **state)
         snprintf(path, sizeof path, "%s/%.200s", test_build_dir(), stage);
         if (access(path, X_OK) != 0)
             continue; /* not built here */
-        struct command_result *r = run_shell("'%s' --help", path);
+        r = run_shell("'%s' --help", path);
         assert_int_equal(r->exit_code, 0);
         char expected[2048];
         snprintf(expected, sizeof expected, "%.200s: %.400s\nbuilds on: ", stage, lesson);
@@ -233,7 +218,7 @@ static void help_says_what_the_manifest_says(void **state)
         }
         ++checked;
     }
-    assert_int_equal(pclose(table), 0);
+    assert_int_equal(table_status, 0);
     print_message("# %d stages' --help checked against their manifests\n", checked);
     if (checked < 50)
         fail_msg("only %d stages built: build the course (make all tests) before this test", checked);

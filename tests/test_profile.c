@@ -6,8 +6,6 @@
 
 #define TOOL "tools/profile.sh"
 #define SUMMARY "python3 tools/profile_summary.py"
-/* A make of its own, not a part of the `make test` that runs this (no inherited flags or jobs). */
-#define CLEAN_ENV "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES"
 #define COMMITTED "results/reference/nvidia-h100-80gb-hbm3/profiles/"
 
 /* An error: exit status 2, nothing on stdout, one line on stderr that contains needle. */
@@ -46,7 +44,7 @@ static void test_missing_ncu_and_gpu(void **state)
                           "ncu (Nsight Compute) not found at '/nonexistent/ncu'");
     assert_one_line_error(run_shell("NCU=/bin/true NVIDIA_SMI=false " TOOL " 7"), "no GPU");
     /* make profile: the same messages, and its own without STAGE. */
-    struct command_result *r = run_shell(CLEAN_ENV " make -s profile");
+    struct command_result *r = run_shell(MAKE " -s profile");
     assert_int_equal(r->exit_code, 2);
     assert_non_null(strstr(r->err, "make profile STAGE=07"));
     r = run_shell(CLEAN_ENV " NCU=/nonexistent/ncu make -s profile STAGE=7 NVCC=/nonexistent/nvcc");
@@ -78,9 +76,7 @@ static void write_fakes(const char *folder, const char *raw)
     assert_non_null(f);
     fprintf(f, "#!/bin/sh\necho 'Fake GPU 1'\n");
     fclose(f);
-    char command[512];
-    snprintf(command, sizeof command, "chmod +x '%s/ncu' '%s/nvidia-smi'", folder, folder);
-    assert_int_equal(system(command), 0);
+    assert_int_equal(run_shell("chmod +x '%s/ncu' '%s/nvidia-smi'", folder, folder)->exit_code, 0);
 }
 
 static void run_with_fakes(const char *stage_id, const char *stage, const char *expected_title,

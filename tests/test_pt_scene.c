@@ -19,11 +19,6 @@ static int parse(const char *text, struct pt_scene *scene, char *error)
     return pt_scene_parse(text, strlen(text), "t.scene", scene, error, SCENE_ERROR_BYTES);
 }
 
-static int vec3_is(struct spec_vec3 v, float x, float y, float z)
-{
-    return v.x == x && v.y == y && v.z == z;
-}
-
 /* The kinds of pt-benchmark.scene's 21 spheres, in file order. */
 static const int benchmark_kinds[21] = {
     PT_DIFFUSE, PT_DIFFUSE, PT_METAL,   PT_DIFFUSE, PT_GLASS,   PT_DIFFUSE, PT_MIRROR,

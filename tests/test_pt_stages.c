@@ -8,8 +8,6 @@
  * checks run anyway). Run from the repository root. */
 #include "test_support.h"
 
-#include <glob.h>
-
 #include "image.h"
 #include "pathtrace/pt_reference.h"
 #include "pathtrace/pt_reservoirs.h" /* PT_ESTIMATOR_RESERVOIRS, PT_ALL_ESTIMATORS */
@@ -48,36 +46,12 @@ static int stage_estimators[MAX_STAGES]; /* enum pt_estimator; -1: its --help na
 static int stage_count;
 static char folder[64];
 
-static int by_name(const void *a, const void *b)
-{
-    return strcmp((const char *)a, (const char *)b);
-}
-
-static int is_stage(const char *path)
-{
-    const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-    size_t length = strlen(name);
-    /* not build/p01-base.resources.txt, not build/p01-base-bench */
-    return !strchr(name, '.') && !(length > 6 && strcmp(name + length - 6, "-bench") == 0) &&
-           access(path, X_OK) == 0;
-}
-
+/* build/pNN-name and build/pNNx-name, sorted; not their .resources.txt, not build/pNN-name-bench. */
 static int setup(void **state)
 {
     (void)state;
-    const char *patterns[] = {"p[0-9][0-9]-*", "p[0-9][0-9][a-z]-*"};
-    for (int p = 0; p < 2; ++p) {
-        char pattern[128];
-        snprintf(pattern, sizeof pattern, "%s/%s", test_build_dir(), patterns[p]);
-        glob_t found;
-        if (glob(pattern, 0, NULL, &found) == 0) {
-            for (size_t k = 0; k < found.gl_pathc && stage_count < MAX_STAGES; ++k)
-                if (is_stage(found.gl_pathv[k]))
-                    snprintf(stage_paths[stage_count++], 256, "%s", found.gl_pathv[k]);
-            globfree(&found);
-        }
-    }
-    qsort(stage_paths, (size_t)stage_count, sizeof stage_paths[0], by_name);
+    const char *const patterns[] = {"p[0-9][0-9]-*", "p[0-9][0-9][a-z]-*"};
+    stage_count = find_built_stages(patterns, 2, stage_paths, MAX_STAGES);
     for (int k = 0; k < stage_count; ++k) {
         struct command_result *r = run_shell("%s --help", stage_paths[k]);
         const char *line = strstr(r->out, "\nestimator: ");
@@ -99,29 +73,6 @@ static int teardown(void **state)
     return 0;
 }
 
-static const char *stage_name(int k)
-{
-    const char *slash = strrchr(stage_paths[k], '/');
-    return slash ? slash + 1 : stage_paths[k];
-}
-
-/* 5 for p05-soa-samples and p05a-split-channels. */
-static int stage_number(int k)
-{
-    return atoi(stage_name(k) + 1);
-}
-
-/* The value of one metric in a --csv report (the line's "metric,value" columns). */
-static double metric(const char *csv, const char *name)
-{
-    char key[64];
-    snprintf(key, sizeof key, ",%s,", name);
-    const char *at = strstr(csv, key);
-    if (!at)
-        fail_msg("metric %s missing from:\n%.2000s", name, csv);
-    return strtod(at + strlen(key), NULL);
-}
-
 static int has_metric(const char *csv, const char *name)
 {
     char key[64];
@@ -135,11 +86,11 @@ static struct command_result *run_stage_on(int k, const char *scene, const char 
                                            const char *tag, struct image *image)
 {
     char out[256];
-    snprintf(out, sizeof out, "%s/%s-%s.png", folder, stage_name(k), tag);
+    snprintf(out, sizeof out, "%s/%s-%s.png", folder, stage_name(stage_paths[k]), tag);
     struct command_result *r =
         run_shell("%s --scene %s --csv --output %s %s", stage_paths[k], scene, out, extra);
     if (r->exit_code != 0)
-        fail_msg("%s %s: exit status %d: %.2000s", stage_name(k), extra, r->exit_code, r->err);
+        fail_msg("%s %s: exit status %d: %.2000s", stage_name(stage_paths[k]), extra, r->exit_code, r->err);
     char error[IMAGE_ERROR_BYTES];
     if (image_read(out, image, error, sizeof error))
         fail_msg("%s", error);
@@ -175,17 +126,6 @@ static struct image reference_image(const char *scene_path, int width, int heigh
     return expected;
 }
 
-static long long differing_pixels(int k, const struct image *expected, const struct image *image)
-{
-    struct image_difference diff;
-    assert_int_equal(image_compare(expected, image, &diff), 0);
-    if (diff.differing_pixels)
-        print_message("# %s: %lld of %lld pixels differ (largest channel difference %d)\n",
-                      stage_name(k), diff.differing_pixels, diff.total_pixels,
-                      diff.largest_channel_difference);
-    return diff.differing_pixels;
-}
-
 /* ---- Tests --------------------------------------------------------------------------------- */
 
 /* Each stage against the golden image and ray count of its estimator. */
@@ -201,16 +141,16 @@ static void every_stage_renders_the_golden_image_with_the_reference_ray_count(vo
         char error[IMAGE_ERROR_BYTES];
         assert_int_equal(image_read(quick[e].golden, &golden, error, sizeof error), 0);
         struct command_result *r = run_stage(k, "", "quick", &image);
-        double rays = metric(r->out, "rays_traced");
-        double samples = metric(r->out, "samples_per_pixel");
-        long long differing = differing_pixels(k, &golden, &image);
+        double rays = csv_metric(r->out, "rays_traced");
+        double samples = csv_metric(r->out, "samples_per_pixel");
+        long long differing = differing_pixels(stage_name(stage_paths[k]), &golden, &image);
         print_message("# %s (%s): %lld pixels differ, %.0f rays, %.0f samples per pixel\n",
-                      stage_name(k), pt_estimator_name(e), differing, rays, samples);
+                      stage_name(stage_paths[k]), pt_estimator_name(e), differing, rays, samples);
         if (differing != 0 || rays != quick[e].rays || samples != QUICK_SAMPLES ||
             image.width != QUICK_SIDE || image.height != QUICK_SIDE) {
             print_error("%s: expected 0 pixels differing from %s, %.0f rays, %d samples per "
                         "pixel\n",
-                        stage_name(k), quick[e].golden, quick[e].rays, QUICK_SAMPLES);
+                        stage_name(stage_paths[k]), quick[e].golden, quick[e].rays, QUICK_SAMPLES);
             ++failures;
         }
         image_free(&image);
@@ -241,11 +181,11 @@ static void many_lights_stages_match_the_reference_on_their_scene(void **state)
         struct image image;
         struct command_result *r =
             run_stage_on(k, MANY_LIGHTS_SCENE, "--size 64x48 --samples 2", "many-lights", &image);
-        double traced = metric(r->out, "rays_traced");
-        long long differing = differing_pixels(k, &expected[e], &image);
+        double traced = csv_metric(r->out, "rays_traced");
+        long long differing = differing_pixels(stage_name(stage_paths[k]), &expected[e], &image);
         print_message("# %s (%s) on %s 64x48, 2 samples: %lld pixels differ, %.0f rays (CPU "
                       "%.0f)\n",
-                      stage_name(k), pt_estimator_name(e), MANY_LIGHTS_SCENE, differing, traced,
+                      stage_name(stage_paths[k]), pt_estimator_name(e), MANY_LIGHTS_SCENE, differing, traced,
                       rays[e]);
         if (differing != 0 || traced != rays[e] || strstr(r->out, ",64,48,275,") == NULL)
             ++failures;
@@ -275,13 +215,13 @@ static void reports_tell_where_samples_are_accumulated(void **state)
         struct image image;
         struct command_result *r = run_stage(k, "", "report", &image);
         image_free(&image);
-        double down = metric(r->out, "bytes_device_to_host");
-        int on_device = stage_number(k) >= FIRST_DEVICE_ACCUMULATION_STAGE;
-        double back = stage_number(k) >= FIRST_DEVICE_IMAGE_STAGE ? pixels * 3 : pixels * 3 * 8;
+        double down = csv_metric(r->out, "bytes_device_to_host");
+        int on_device = stage_number(stage_paths[k]) >= FIRST_DEVICE_ACCUMULATION_STAGE;
+        double back = stage_number(stage_paths[k]) >= FIRST_DEVICE_IMAGE_STAGE ? pixels * 3 : pixels * 3 * 8;
         int accumulates_on_host = has_metric(r->out, "host_accumulate");
-        double host_us = accumulates_on_host ? metric(r->out, "host_accumulate") : 0;
+        double host_us = accumulates_on_host ? csv_metric(r->out, "host_accumulate") : 0;
         print_message("# %s: host_accumulate %s (%.0f us), %.0f bytes device to host\n",
-                      stage_name(k), accumulates_on_host ? "reported" : "absent", host_us, down);
+                      stage_name(stage_paths[k]), accumulates_on_host ? "reported" : "absent", host_us, down);
         int ok;
         if (on_device)
             ok = !accumulates_on_host && !has_metric(r->out, "frame_copy") && down == back;
@@ -289,7 +229,7 @@ static void reports_tell_where_samples_are_accumulated(void **state)
             ok = accumulates_on_host && host_us > 0 && has_metric(r->out, "frame_copy") &&
                  down >= pixels * 12 * QUICK_SAMPLES;
         if (!ok) {
-            print_error("%s: expected %s (%.0f bytes)\n", stage_name(k),
+            print_error("%s: expected %s (%.0f bytes)\n", stage_name(stage_paths[k]),
                         on_device ? "no host_accumulate or frame_copy part, the sums or the "
                                     "8-bit image back"
                                   : "a positive host_accumulate part and a frame_copy part, at "
@@ -298,14 +238,14 @@ static void reports_tell_where_samples_are_accumulated(void **state)
             ++failures;
         }
         const char *host_memory =
-            stage_number(k) >= FIRST_PINNED_IMAGE_STAGE ? ",pinned," : ",pageable,";
+            stage_number(stage_paths[k]) >= FIRST_PINNED_IMAGE_STAGE ? ",pinned," : ",pageable,";
         if (!strstr(r->out, host_memory)) {
-            print_error("%s: expected host memory %s in its report:\n%.300s\n", stage_name(k),
+            print_error("%s: expected host memory %s in its report:\n%.300s\n", stage_name(stage_paths[k]),
                         host_memory, r->out);
             ++failures;
         }
-        assert_true(metric(r->out, "kernel_events") > 0);
-        assert_true(metric(r->out, "samples_per_second") > 0);
+        assert_true(csv_metric(r->out, "kernel_events") > 0);
+        assert_true(csv_metric(r->out, "samples_per_second") > 0);
     }
     assert_int_equal(failures, 0);
 }
@@ -328,12 +268,12 @@ static void samples_and_size_override_the_scene(void **state)
         assert_true(e >= 0 && e < PT_ALL_ESTIMATORS);
         struct image image;
         struct command_result *r = run_stage(k, "--samples 3 --size 40x24", "small", &image);
-        double reported = metric(r->out, "samples_per_pixel");
-        double traced = metric(r->out, "rays_traced");
-        long long differing = differing_pixels(k, &expected[e], &image);
+        double reported = csv_metric(r->out, "samples_per_pixel");
+        double traced = csv_metric(r->out, "rays_traced");
+        long long differing = differing_pixels(stage_name(stage_paths[k]), &expected[e], &image);
         print_message("# %s --samples 3 --size 40x24: %.0f samples per pixel, %.0f rays (CPU %.0f), "
                       "%lld pixels differ\n",
-                      stage_name(k), reported, traced, rays[e], differing);
+                      stage_name(stage_paths[k]), reported, traced, rays[e], differing);
         if (reported != samples || traced != rays[e] || differing != 0 ||
             strstr(r->out, ",40,24,") == NULL)
             ++failures;
@@ -364,9 +304,9 @@ static void tiled_stages_render_the_same_image_with_any_tile_count(void **state)
         for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
             struct image image;
             struct command_result *r = run_stage(k, counts[c], "tiles", &image);
-            double rays = metric(r->out, "rays_traced");
-            long long differing = differing_pixels(k, &golden, &image);
-            print_message("# %s %s: %lld pixels differ, %.0f rays\n", stage_name(k), counts[c],
+            double rays = csv_metric(r->out, "rays_traced");
+            long long differing = differing_pixels(stage_name(stage_paths[k]), &golden, &image);
+            print_message("# %s %s: %lld pixels differ, %.0f rays\n", stage_name(stage_paths[k]), counts[c],
                           differing, rays);
             failures += differing != 0 || rays != quick[e].rays;
             image_free(&image);
@@ -399,7 +339,7 @@ static void every_stage_lists_samples_and_record(void **state)
         assert_non_null(strstr(r->out, "(default scenes/pt-benchmark.scene"));
         assert_non_null(strstr(r->out, "\nestimator: "));
         if (stage_estimators[k] < 0)
-            fail_msg("%s --help names no known estimator:\n%s", stage_name(k), r->out);
+            fail_msg("%s --help names no known estimator:\n%s", stage_name(stage_paths[k]), r->out);
         if (has_bench(k)) {
             assert_non_null(strstr(r->out, "--record DIR"));
             assert_non_null(strstr(r->out, "--record-segment K"));
@@ -415,11 +355,11 @@ static void every_stage_lists_samples_and_record(void **state)
                  "%s: error: option --record saves a segment for the kernel benchmark of the "
                  "stages with a kernel per segment (p01-p07); this stage traces whole paths in "
                  "one kernel (see --help)\n",
-                 stage_name(k));
+                 stage_name(stage_paths[k]));
         assert_string_equal(r->err, expected);
     }
     print_message("# %d path-tracing stages: %s ... %s (%d of them whole paths in one kernel)\n",
-                  stage_count, stage_name(0), stage_name(stage_count - 1), whole_path_stages);
+                  stage_count, stage_name(stage_paths[0]), stage_name(stage_paths[stage_count - 1]), whole_path_stages);
 }
 
 int main(void)

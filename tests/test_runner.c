@@ -20,48 +20,17 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <cmocka.h>
+#include "test_support.h"
 
 #define CMD_MAX 8192
 
 static char repo[PATH_MAX];
 static const char *missing_tool; /* a tool run.sh needs that this machine lacks, or NULL */
 
-#define REQUIRE_TOOLS()                                                         \
-    do {                                                                        \
-        if (missing_tool) {                                                     \
-            print_message("skipped: %s is not installed\n", missing_tool);      \
-            skip();                                                             \
-        }                                                                       \
-    } while (0)
-
 typedef struct {
     char dir[64];     /* the test's temporary folder */
     char stages[96];  /* its folder of stage folders, DIR/stages: the STAGES_DIR of its runs */
 } fixture;
-
-#include "shell_commands.h"
-
-/* Writes STAGES/NAME/manifest (STAGES: a folder of stage folders, as STAGES_DIR names one), in
- * place of one that is there: the lines every stage needs (lesson, builds-on BUILDS_ON, chapter),
- * the path estimator for a path-tracing stage (pNN-name) unless EXTRA names one, then EXTRA (more
- * "key: value" lines, or NULL). */
-static void write_manifest(const char *stages, const char *name, const char *builds_on, const char *extra) {
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/%s", stages, name);
-    assert_int_equal(sh("mkdir -p '%s'", path), 0);
-    snprintf(path, sizeof path, "%s/%s/manifest", stages, name);
-    FILE *file = fopen(path, "w");
-    assert_non_null(file);
-    fprintf(file, "# %s: a fake stage of tests/test_runner.c\nlesson: the fake %s\nbuilds-on: %s\nchapter: %s\n",
-            name, name, builds_on, name[0] == 'p' ? "P. Fake path tracing" : "Fake");
-    if (name[0] == 'p' && !(extra && strstr(extra, "estimator:"))) fputs("estimator: path\n", file);
-    if (extra && *extra) {
-        fputs(extra, file);
-        if (extra[strlen(extra) - 1] != '\n') fputc('\n', file);
-    }
-    assert_int_equal(fclose(file), 0);
-}
 
 /* The stage NAME builds on by default, among the stage folders in STAGES: a side stage (NNx-name,
  * pNNx-name) its track's chain stage NN; otherwise (or when there is none) the last chain stage of
@@ -99,7 +68,7 @@ static void add_manifests(const char *stages, const char *names) {
         snprintf(path, sizeof path, "%s/%s/manifest", stages, name);
         if (access(path, F_OK) == 0) continue;
         default_builds_on(stages, name, parent, sizeof parent);
-        write_manifest(stages, name, parent, NULL);
+        make_fake_stage(stages, name, parent, NULL, NULL, 0);
     }
 }
 
@@ -115,8 +84,8 @@ static int setup(void **state) {
            f->dir, fx, f->dir, fx, f->dir, fx, f->dir) != 0)
         return -1;
     /* The two fake stages' folders: 01-base starts the main chain, 02-static builds on it. */
-    write_manifest(f->stages, "01-base", "none", NULL);
-    write_manifest(f->stages, "02-static", "01-base", NULL);
+    make_fake_stage(f->stages, "01-base", "none", NULL, NULL, 0);
+    make_fake_stage(f->stages, "02-static", "01-base", NULL, NULL, 0);
     /* A stand-in checkout, DIR/repo, that RUN runs run.sh from: the repository's run.sh, tools/,
      * scenes/, README.md and results/reported/ (links), the test's stage folders as its stages/,
      * and an empty results/reference/. So run.sh's summaries read the test's manifests, nothing it
@@ -124,7 +93,7 @@ static int setup(void **state) {
      * putting the course's reference campaigns (tens of MB) beside the fakes' (the clone of
      * test_default_output_leaves_tracked_files_unchanged does that, once). */
     if (sh("mkdir -p '%s/repo/results/reference' && cd '%s/repo' && "
-           "for x in run.sh tools scenes README.md; do ln -s '%s/'$x $x || exit 1; done && "
+           "for x in run.sh tools common scenes README.md; do ln -s '%s/'$x $x || exit 1; done && "
            "ln -s ../stages stages && ln -s '%s/results/reported' results/reported",
            f->dir, f->dir, repo, repo) != 0)
         return -1;
@@ -181,7 +150,7 @@ static void add_fake_stages(const fixture *f, const char *names) {
 }
 
 static void test_bad_options(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     /* Each bad argument: status 2, one line naming it, and nothing written (no --out folder). */
     const struct {
@@ -244,7 +213,7 @@ static void test_bad_options(void **state) {
 /* --pt-scene, the path-tracing track's timed scene, is checked like --scene before anything is
  * written: it exists, is a regular file, can be read; one line, status 2. */
 static void test_pt_scene_validation(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     assert_int_equal(sh("mkfifo '%s/fifo' && touch '%s/unreadable.scene' && chmod 000 '%s/unreadable.scene'",
                         f->dir, f->dir, f->dir), 0);
@@ -287,7 +256,7 @@ static void test_pt_scene_validation(void **state) {
 }
 
 static void test_statistics_by_hand(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     /* kernel over 5 runs: 100 200 300 400 1000 -> mean 400, median 300,
      * sample std sqrt((300^2+200^2+100^2+0+600^2)/4) = sqrt(125000) = 353.553, min 100, max 1000. */
@@ -310,7 +279,7 @@ static void test_statistics_by_hand(void **state) {
 }
 
 static void test_two_gpus_never_shared(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     char env[512];
     snprintf(env, sizeof env, "FAKE_GPU_COUNT=2 FAKE_LOG='%s' FAKE_SLEEP=0.2", f->dir);
@@ -325,7 +294,7 @@ static void test_two_gpus_never_shared(void **state) {
 }
 
 static void test_hosts_gather_results(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     char env[PATH_MAX + 256];
     snprintf(env, sizeof env, "RUN_SSH='%s/tests/fixtures/fake-ssh.sh' FAKE_SSH_ROOT='%s/remote'", repo, f->dir);
@@ -365,7 +334,7 @@ static void assert_runs_exact_metrics_ok(const fixture *f) {
 }
 
 static void test_resume_after_failure(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     assert_int_equal(RUN(f, "FAKE_FAIL='02-static:2'", "--runs 3"), 1);
     assert_int_equal(sh("grep -q '02-static run 2: exit status 1' '%s/err'", f->dir), 0);
@@ -376,7 +345,7 @@ static void test_resume_after_failure(void **state) {
 }
 
 static void test_resume_after_interrupt(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     char cmd[CMD_MAX];
     snprintf(cmd, sizeof cmd,
@@ -420,7 +389,7 @@ static void test_resume_after_interrupt(void **state) {
  * that go on from the last, and the whole closed again. A live runs.csv beside a runs.csv.gz (a
  * campaign cut off before it could close) is the newer and the one continued. */
 static void test_runs_kept_gzipped(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     const char *d = f->dir;
     RUN_OK(f, "", "--runs 2 --no-verify");
@@ -460,7 +429,7 @@ static void test_runs_kept_gzipped(void **state) {
  * stale copy (fewer runs than the packed file) or a stray row without a header (a run that
  * outlived its campaign) is refused, one line, status 2, both files left as they were. */
 static void test_stale_or_stray_live_runs_refused(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     const char *d = f->dir;
     RUN_OK(f, "", "--runs 2 --no-verify");
@@ -480,7 +449,7 @@ static void test_stale_or_stray_live_runs_refused(void **state) {
 }
 
 static void test_failed_hung_garbage_runs(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     assert_int_equal(RUN(f, "FAKE_HANG='01-base:1' FAKE_GARBAGE='02-static:1' FAKE_FAIL='01-base:2'",
                          "--runs 3 --timeout 2 --no-verify"), 1);
@@ -493,7 +462,7 @@ static void test_failed_hung_garbage_runs(void **state) {
 }
 
 static void test_verification_failure_not_timed(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     assert_int_equal(RUN(f, "FAKE_BAD_IMAGE=02-static", "--runs 2"), 1);
     assert_int_equal(sh("grep -q '02-static FAILED verification' '%s/err'", f->dir), 0);
@@ -506,11 +475,11 @@ static void test_verification_failure_not_timed(void **state) {
  * max-differing-percent; verification then holds it to that, and a bound that is not a number is
  * refused by the reader (tools/stages): one line naming the manifest, status 2, nothing timed. */
 static void test_verification_tolerance_of_a_stage(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     char env[512];
     snprintf(env, sizeof env, "FAKE_BAD_IMAGE=02-static FAKE_ARGS_LOG='%s/args'", f->dir);
-    write_manifest(f->stages, "02-static", "01-base", "max-differing-percent: 100");
+    make_fake_stage(f->stages, "02-static", "01-base", NULL, "max-differing-percent: 100", 0);
     assert_int_equal(RUN(f, env, "--runs 2"), 0);
     assert_int_equal(sh("grep -q '^02-static: ok: differing pixels: 1 of 1' '%s/results/fake-gpu/verify.txt'", f->dir), 0);
     assert_int_equal(sh_num(ROWS "awk -F, '$12 == \"total\" && $3 == \"02-static\"' | wc -l", f->dir), 2);
@@ -519,7 +488,7 @@ static void test_verification_tolerance_of_a_stage(void **state) {
                         "grep -qE '^compare-images [^ ]*/reference.png [^ ]*/01-base.png --max-differing-percent 0$' '%s/args'",
                         f->dir, f->dir), 0);
     assert_int_equal(sh("rm -rf '%s/results'", f->dir), 0);
-    write_manifest(f->stages, "02-static", "01-base", "max-differing-percent: lots");
+    make_fake_stage(f->stages, "02-static", "01-base", NULL, "max-differing-percent: lots", 0);
     assert_int_equal(RUN(f, env, "--runs 2"), 2);
     if (sh("test $(wc -l <'%s/err') -eq 1 && "
            "grep -q \"^run.sh: error: .*/stages/02-static/manifest:[0-9]*: max-differing-percent: 'lots' is not a percentage\" '%s/err'",
@@ -532,7 +501,7 @@ static void test_verification_tolerance_of_a_stage(void **state) {
 }
 
 static void test_update_readmes_check(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     const char *d = f->dir;
     /* A repository-like root: its stage folders (manifests and READMEs), the study's numbers in
@@ -614,7 +583,7 @@ static void assert_selections(const fixture *f, const selection *cases, size_t n
 }
 
 static void test_stage_selection(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     add_fake_stages(f, "07-shared 07a-side 08-last");
     /* The stages are the manifests' folders: a resource report beside the executables is never
@@ -644,11 +613,11 @@ static void test_stage_selection(void **state) {
 }
 
 static void test_campaign_args(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     /* 02-static's manifest asks for three frames (its words split on any blanks); 01-base's has
      * no campaign-args. */
-    write_manifest(f->stages, "02-static", "01-base", "options: --frames\ncampaign-args: --frames \t 3");
+    make_fake_stage(f->stages, "02-static", "01-base", NULL, "options: --frames\ncampaign-args: --frames \t 3", 0);
     char env[PATH_MAX];
     snprintf(env, sizeof env, "FAKE_ARGS_LOG='%s/args'", f->dir);
     RUN_OK(f, env, "--runs 2");
@@ -668,9 +637,9 @@ static void test_campaign_args(void **state) {
  * campaign-args say, and writing its image. The rows say which (the runs' image column), the
  * summaries keep the two apart, and every run has its process's wall time. */
 static void test_campaign_image(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
-    write_manifest(f->stages, "02-static", "01-base", "options: --frames\ncampaign-args: --frames 3\ncampaign-image: png");
+    make_fake_stage(f->stages, "02-static", "01-base", NULL, "options: --frames\ncampaign-args: --frames 3\ncampaign-image: png", 0);
     char env[PATH_MAX];
     snprintf(env, sizeof env, "FAKE_ARGS_LOG='%s/args'", f->dir);
     RUN_OK(f, env, "--runs 2");
@@ -747,14 +716,14 @@ static void make_readme_root(const fixture *f, const char *stages) {
     sh_num("grep -nxF -m1 -- '%s' '%s/%s' | cut -d: -f1", line, (f)->dir, file)
 
 static void test_side_stage_tables(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     const char *d = f->dir;
     /* 07-shared builds on 02-static, 07a-side on 07-shared (a side stage's parent is its
      * builds-on); 07b-other's manifest says it builds on 07a-side, and it reports two extra µs
      * metrics: host_touch (a part of a phase) and steady_frame (its campaign-args' --frames). */
     add_fake_stages(f, "07-shared 07a-side");
-    write_manifest(f->stages, "07b-other", "07a-side", "options: --frames\ncampaign-args: --frames 4");
+    make_fake_stage(f->stages, "07b-other", "07a-side", NULL, "options: --frames\ncampaign-args: --frames 4", 0);
     add_fake_stages(f, "07b-other");
     make_readme_root(f, "02-static 07-shared 07a-side 07b-other");
     char env[PATH_MAX];
@@ -844,7 +813,7 @@ static void write_fake_ncu(const fixture *f) {
        (f)->stages, env, (f)->dir, (f)->dir, args, (f)->dir, (f)->dir)
 
 static void test_sweep(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     const char *d = f->dir;
     write_fake_ncu(f);
@@ -896,12 +865,12 @@ static void test_sweep(void **state) {
  * scenes/pt-quick.scene with the one kernel its render.cu defines, and its README's table shows
  * the render loop and the rays per second. */
 static void test_sweep_pt_stage(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     const char *d = f->dir;
     write_fake_ncu(f);
     add_fake_pt_stages(f, "p01-base");
-    write_manifest(f->stages, "p08a-tiles", "p01-base", "options: --tiles\ncampaign-args: --tiles 4");
+    make_fake_stage(f->stages, "p08a-tiles", "p01-base", NULL, "options: --tiles\ncampaign-args: --tiles 4", 0);
     add_fake_pt_stages(f, "p08a-tiles");
     make_readme_root(f, "p08a-tiles");
     assert_int_equal(sh("printf '# p08a\\n<!-- sweep:tiles:begin -->\\n<!-- sweep:tiles:end -->\\ntail\\n' "
@@ -986,7 +955,7 @@ static void test_sweep_pt_stage(void **state) {
     snprintf(args, sizeof args, "--stage p8a --option --tiles --values 1 --runs 1 --scene '%s/pt-benchmark.scene'", d);
     assert_int_equal(SWEEP(f, env, args), 2);
     assert_int_equal(sh("grep -q '^sweep: error: --scene .* is not scenes/pt-benchmark.scene but has its name' '%s/err'", d), 0);
-    write_manifest(f->stages, "p08b-lights", "p01-base", "campaign-args: --scene scenes/pt-many-lights.scene");
+    make_fake_stage(f->stages, "p08b-lights", "p01-base", NULL, "campaign-args: --scene scenes/pt-many-lights.scene", 0);
     assert_int_equal(sh("cp -R '%s/p08b-lights' '%s/root/stages/' && cp tests/fixtures/fake-pt-stage.sh '%s/bin/p08b-lights'",
                         f->stages, d, d), 0);
     assert_int_equal(SWEEP(f, env, "--stage p08b-lights --option --tiles --values 1 --runs 1 --scene scenes/pt-production.scene"), 2);
@@ -1008,9 +977,9 @@ static void test_sweep_pt_stage(void **state) {
 }
 
 static void test_sweep_bad_arguments(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
-    write_manifest(f->stages, "09-missing", "02-static", NULL); /* a stage folder, not built */
+    make_fake_stage(f->stages, "09-missing", "02-static", NULL, NULL, 0); /* a stage folder, not built */
     const char *bad[] = {
         "--option --block --values 8x8",                           /* no --stage */
         "--stage 02-static --values 8x8",                          /* no --option */
@@ -1049,7 +1018,7 @@ static void test_sweep_bad_arguments(void **state) {
 }
 
 static void test_plots_every_stage(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     if (sh("python3 -c 'import matplotlib' 2>/dev/null") != 0) {
         print_message("skipped: matplotlib is not installed\n");
@@ -1087,7 +1056,7 @@ static void test_plots_every_stage(void **state) {
 
 /* --stages pN, pNx, pN-M select path-tracing stages only; N, Nx, N-M main-track stages only. */
 static void test_pt_stage_selection(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     add_fake_pt_stages(f, "p01-base p02-nomalloc p03-regs p04-soa p05-soa p05a-split p07-const");
     const selection cases[] = {
@@ -1134,7 +1103,7 @@ static void test_pt_stage_selection(void **state) {
 /* The kernel benchmarks build/pNN-name-bench are not stages: never listed, verified or timed,
  * even by an item (p1) whose number they share. */
 static void test_bench_executables_never_timed(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     const char *d = f->dir;
     add_fake_pt_stages(f, "p01-base p02-nomalloc");
@@ -1161,7 +1130,7 @@ static void test_bench_executables_never_timed(void **state) {
  * 'FAKE IMAGE' (main, as the fake CPU reference) and 'FAKE PT IMAGE' (p, as the fake
  * pt-reference), so a p stage compared with the CPU reference would fail. */
 static void test_pt_stages_verified_against_pt_reference(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     const char *d = f->dir;
     add_fake_pt_stages(f, "p01-base p02-nomalloc");
@@ -1200,7 +1169,7 @@ static void test_pt_stages_verified_against_pt_reference(void **state) {
     RUN_OK(f, "", "--runs 1 --stages p1");
     /* A stage's manifest may state a bound, as for the main track. */
     assert_int_equal(sh("rm -rf '%s/results'", d), 0);
-    write_manifest(f->stages, "p02-nomalloc", "p01-base", "max-differing-percent: 100");
+    make_fake_stage(f->stages, "p02-nomalloc", "p01-base", NULL, "max-differing-percent: 100", 0);
     RUN_OK(f, "FAKE_BAD_IMAGE=p02-nomalloc", "--runs 1 --stages p1-2");
     assert_int_equal(sh("grep -q '^p02-nomalloc: ok: differing pixels: 1 of 1' '%s/%s'", d, verify), 0);
     /* Without a pt-reference the path-tracing stages cannot be verified: one line, status 2. */
@@ -1247,7 +1216,7 @@ static void add_fake_estimator_stage(const fixture *f, const char *name, const c
     char extra[64], parent[256];
     snprintf(extra, sizeof extra, "estimator: %s", estimator);
     default_builds_on(f->stages, name, parent, sizeof parent);
-    write_manifest(f->stages, name, parent, extra);
+    make_fake_stage(f->stages, name, parent, NULL, extra, 0);
     char image[64], text[2048];
     if (strcmp(image_of, "path") == 0)
         snprintf(image, sizeof image, "FAKE PT IMAGE");
@@ -1271,7 +1240,7 @@ static void add_fake_estimator_stage(const fixture *f, const char *name, const c
  * verified against build/pt-reference --estimator NAME, the one its manifest names: one reference
  * image per estimator, made once; a nee stage that renders the path estimator's picture fails. */
 static void test_pt_stage_verified_against_its_estimator(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     const char *d = f->dir;
     add_fake_pt_stages(f, "p01-base");
@@ -1319,7 +1288,7 @@ static void test_pt_stage_verified_against_its_estimator(void **state) {
  * and p01, p02, p05, p05a, p06 over three runs, rays/s medians 100, 200, 400, 300 and 800
  * million): the track's tables come after the main chain's, whose rows do not change. */
 static void test_pt_summary_tables(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     const char *d = f->dir;
     assert_int_equal(sh("mkdir -p '%s/results/fake-gpu' && cp tests/fixtures/pt-runs.csv '%s/results/fake-gpu/runs.csv'", d, d), 0);
@@ -1403,7 +1372,7 @@ static void test_pt_summary_tables(void **state) {
 }
 
 static void test_image_and_sanitizer_tools_include_side_stages(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     const char *d = f->dir;
     add_fake_stages(f, "07a-side");
@@ -1445,10 +1414,10 @@ static void test_image_and_sanitizer_tools_include_side_stages(void **state) {
  * created). With --no-build (as RUN runs) that is before the GPUs are looked for: the same line
  * where there is no GPU. */
 static void test_stage_without_executable_refused(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     const char *d = f->dir;
-    write_manifest(f->stages, "09-missing", "02-static", NULL);
+    make_fake_stage(f->stages, "09-missing", "02-static", NULL, NULL, 0);
     const struct {
         const char *env, *args;
     } cases[] = {
@@ -1473,7 +1442,7 @@ static void test_stage_without_executable_refused(void **state) {
 /* A --stages number of more than two digits (an item that would overflow the shell's arithmetic,
  * or name stage 123) is refused with one line naming the item, status 2, nothing written. */
 static void test_stage_numbers_of_more_than_two_digits_refused(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     const char *items[] = {"1-18446744073709551617", "123", "1,123", "p123", "18446744073709551617-1", "007"};
     for (size_t i = 0; i < sizeof items / sizeof *items; i++) {
@@ -1496,7 +1465,7 @@ static void test_stage_numbers_of_more_than_two_digits_refused(void **state) {
 /* --reference writes results/reference: with --out as well (either order) it is refused with one
  * line, status 2, and nothing is written. */
 static void test_reference_with_out_refused(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     const char *d = f->dir;
     assert_int_equal(RUN(f, "", "--runs 1 --reference"), 2); /* RUN gives --out first */
@@ -1514,10 +1483,10 @@ static void test_reference_with_out_refused(void **state) {
 /* A new stage is a folder with only a manifest (and its executable once built): the reader lists
  * it and resolves its number, run.sh verifies and times it with its manifest's campaign-args. */
 static void test_new_stage_is_a_folder_with_a_manifest(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     const char *d = f->dir;
-    write_manifest(f->stages, "23-fake-new", "02-static", "options: --frames\ncampaign-args: --frames 5");
+    make_fake_stage(f->stages, "23-fake-new", "02-static", NULL, "options: --frames\ncampaign-args: --frames 5", 0);
     assert_int_equal(sh("ls '%s/23-fake-new' | paste -sd' ' - | grep -qx manifest", f->stages), 0);
     add_fake_stages(f, "23-fake-new");
     assert_int_equal(sh("STAGES_DIR='%s' tools/stages list | paste -sd' ' - | grep -qx '01-base 02-static 23-fake-new' && "
@@ -1543,7 +1512,7 @@ static void test_new_stage_is_a_folder_with_a_manifest(void **state) {
  * results/local/nvidia-h100-80gb-hbm3/, and leaves every tracked file unchanged: git status in the
  * clone prints nothing. */
 static void test_default_output_leaves_tracked_files_unchanged(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     if (sh("command -v git >/dev/null 2>&1 && git rev-parse --is-inside-work-tree >/dev/null 2>&1") != 0) {
         print_message("skipped: git is not installed, or this is not a git checkout to clone\n");
         skip();
@@ -1606,7 +1575,7 @@ static void test_default_output_leaves_tracked_files_unchanged(void **state) {
  * resumed campaign times them again from run 1; a bad spec or folder is refused with one line and
  * changes nothing. */
 static void test_supersede_runs(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     RUN_OK(f, "", "--runs 3 --no-verify");
     const char *gpu = "results/fake-gpu";
@@ -1694,8 +1663,7 @@ int main(void) {
     unsetenv("RUN_BIN_DIR");
     unsetenv("STAGES_DIR"); /* each test names its own; the clone's run uses its default */
     const char *tools[] = {"parallel", "python3", "flock", "timeout", "base64", "tar", "awk"};
-    for (size_t i = 0; i < sizeof tools / sizeof *tools && !missing_tool; i++)
-        if (sh("command -v %s >/dev/null 2>&1", tools[i]) != 0) missing_tool = tools[i];
+    missing_tool = missing_tool_among(tools, sizeof tools / sizeof *tools);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_bad_options, setup, teardown),
         cmocka_unit_test_setup_teardown(test_statistics_by_hand, setup, teardown),

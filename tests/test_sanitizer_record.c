@@ -22,7 +22,6 @@
 #define RECORD_COMMAND "RESULTS=results/reference SANITIZE_JOBS=12 SANITIZE_TIMEOUT=300 tools/sanitize.sh"
 #define FAKE_SANITIZER "tests/fixtures/fake-compute-sanitizer.sh"
 #define FAKE_NVIDIA_SMI "tests/fixtures/fake-nvidia-smi.sh"
-#define MAX_STAGES 128
 #define MAX_RUNS 2048
 #define NAME_MAX_CHARS 128
 
@@ -143,37 +142,6 @@ static int read_report(const char *path, struct report *report)
 
 /* ---- The check --------------------------------------------------------------------------- */
 
-struct stage_list {
-    int count;
-    char name[MAX_STAGES][NAME_MAX_CHARS];
-    int pt[MAX_STAGES]; /* 1 for a stage of the path-tracing track */
-};
-
-/* The stage folders of stages_dir (NULL: the repository's), in course order, with their tracks. */
-static void list_stages(const char *stages_dir, struct stage_list *list)
-{
-    char prefix[512] = "";
-    if (stages_dir)
-        snprintf(prefix, sizeof prefix, "STAGES_DIR='%s' ", stages_dir);
-    static char pt_names[16384];
-    struct command_result *r = run_shell("%stools/stages list pt", prefix);
-    assert_int_equal(r->exit_code, 0);
-    snprintf(pt_names, sizeof pt_names, "\n%.16000s", r->out);
-    r = run_shell("%stools/stages list", prefix);
-    if (r->exit_code != 0)
-        fail_msg("tools/stages list: %s", r->err);
-    memset(list, 0, sizeof *list);
-    for (char *save = NULL, *name = strtok_r(r->out, "\n", &save); name; name = strtok_r(NULL, "\n", &save)) {
-        assert_true(list->count < MAX_STAGES);
-        snprintf(list->name[list->count], NAME_MAX_CHARS, "%s", name);
-        char line[NAME_MAX_CHARS + 2];
-        snprintf(line, sizeof line, "\n%s\n", name);
-        list->pt[list->count] = strstr(pt_names, line) != NULL;
-        list->count++;
-    }
-    assert_true(list->count > 0);
-}
-
 struct problems {
     int count;
     char text[16384];
@@ -259,7 +227,7 @@ static int is_pending(char names[][NAME_MAX_CHARS], int count, const char *stage
 static int is_a_stage(const struct stage_list *stages, const char *name)
 {
     for (int k = 0; k < stages->count; k++)
-        if (strcmp(stages->name[k], name) == 0)
+        if (strcmp(stages->names[k], name) == 0)
             return 1;
     return 0;
 }
@@ -290,7 +258,7 @@ static int record_problems(const char *path, const char *stages_dir, struct prob
     else if (report.summary_not_clean != 0)
         add_problem(problems, "the summary counts %d runs not clean", report.summary_not_clean);
     for (int s = 0; s < stages.count; s++) {
-        const char *stage = stages.name[s];
+        const char *stage = stages.names[s];
         if (!names_stage(&report, stage)) {
             if (!is_pending(pending, pending_count, stage))
                 add_problem(problems, "%s: missing from the report (no run, no summary row)", stage);

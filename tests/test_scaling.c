@@ -24,42 +24,17 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <cmocka.h>
+#include "test_support.h"
 
 #define CMD_MAX 16384
 
 static char repo[PATH_MAX];
 static const char *missing_tool; /* a tool tools/scaling.sh needs that this machine lacks, or NULL */
 
-#define REQUIRE_TOOLS()                                                    \
-    do {                                                                   \
-        if (missing_tool) {                                                \
-            print_message("skipped: %s is not installed\n", missing_tool); \
-            skip();                                                        \
-        }                                                                  \
-    } while (0)
-
 typedef struct {
     char dir[64];    /* the test's temporary folder */
     char stages[96]; /* DIR/stages: the STAGES_DIR of its campaigns */
 } fixture;
-
-#include "shell_commands.h"
-
-/* STAGES/NAME/manifest: lesson, builds-on, chapter, then EXTRA lines (or NULL). */
-static void write_manifest(const char *stages, const char *name, const char *builds_on, const char *chapter,
-                           const char *extra) {
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/%s", stages, name);
-    assert_int_equal(sh("mkdir -p '%s'", path), 0);
-    snprintf(path, sizeof path, "%s/%s/manifest", stages, name);
-    FILE *file = fopen(path, "w");
-    assert_non_null(file);
-    fprintf(file, "# %s: a fake stage of tests/test_scaling.c\nlesson: the fake %s\nbuilds-on: %s\nchapter: %s\n", name,
-            name, builds_on, chapter);
-    if (extra) fprintf(file, "%s\n", extra);
-    assert_int_equal(fclose(file), 0);
-}
 
 static int setup(void **state) {
     fixture *f = calloc(1, sizeof *f);
@@ -74,14 +49,14 @@ static int setup(void **state) {
         return -1;
     /* Chapter 3 ends with 21-persist; chapter 4 builds on it. 22-bvh renders --frames 2 in a
      * campaign, as the real chapter's stages render 20. */
-    write_manifest(f->stages, "20-prev", "none", "3. The kernel to the floor", NULL);
-    write_manifest(f->stages, "21-persist", "20-prev", "3. The kernel to the floor", NULL);
-    write_manifest(f->stages, "22-bvh", "21-persist", "4. Scenes that grow", "options: --frames\ncampaign-args: --frames 2");
-    write_manifest(f->stages, "23-gpu", "22-bvh", "4. Scenes that grow", NULL);
+    make_fake_stage(f->stages, "20-prev", "none", "3. The kernel to the floor", NULL, 0);
+    make_fake_stage(f->stages, "21-persist", "20-prev", "3. The kernel to the floor", NULL, 0);
+    make_fake_stage(f->stages, "22-bvh", "21-persist", "4. Scenes that grow", "options: --frames\ncampaign-args: --frames 2", 0);
+    make_fake_stage(f->stages, "23-gpu", "22-bvh", "4. Scenes that grow", NULL, 0);
     if (sh("python3 scenes/generate-random.py 49 --size 16x16 >'%s/s50.scene' && "
            "python3 scenes/generate-random.py 199 --size 16x16 >'%s/s200.scene'", f->dir, f->dir) != 0)
         return -1;
-    if (sh("mkdir -p '%s/repo/results' && cd '%s/repo' && for x in run.sh tools scenes README.md; do ln -s '%s/'$x $x || exit 1; done && "
+    if (sh("mkdir -p '%s/repo/results' && cd '%s/repo' && for x in run.sh tools common scenes README.md; do ln -s '%s/'$x $x || exit 1; done && "
            "ln -s ../stages stages && ln -s '%s/results/reported' results/reported", f->dir, f->dir, repo, repo) != 0)
         return -1;
     *state = f;
@@ -130,7 +105,7 @@ static void three_scenes(const fixture *f, char *out, size_t size, const char *m
  * run-major order, every row with its scene, the sphere counts the stage reported, one frame per
  * timed run (not the manifest's campaign-args) and the scene's file on every run. */
 static void test_interleaved_runs_and_scene_column(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     const char *d = f->dir;
     char args[1024], env[512];
@@ -179,7 +154,7 @@ static void test_interleaved_runs_and_scene_column(void **state) {
  * fails another way, is not timed on that scene and the campaign ends with status 1 after timing
  * the other pairs. */
 static void test_refused_scene_skipped(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     const char *d = f->dir;
     char args[1024];
@@ -229,7 +204,7 @@ static void assert_runs_exact(const fixture *f, long triples) {
 /* A failed run: the campaign ends with status 1; it is not overwritten without --resume; --resume
  * runs what is missing (the failed run again, and a third run of every pair) and nothing twice. */
 static void test_resume_after_failure(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     const char *d = f->dir;
     char args[1024];
@@ -255,7 +230,7 @@ static void test_resume_after_failure(void **state) {
 /* Ctrl-C during the timing: every finished run is kept whole, the message says how to go on, and
  * --resume completes the campaign without running anything twice. */
 static void test_resume_after_interrupt(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     const char *d = f->dir;
     char cmd[CMD_MAX];
@@ -295,13 +270,13 @@ static void test_resume_after_interrupt(void **state) {
 
 /* Bad options and values: status 2, one line naming the problem, nothing written. */
 static void test_bad_options(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     const char *d = f->dir;
     assert_int_equal(sh("touch '%s/results-file' '%s/a b.scene' && mkdir -p '%s/other' && "
                         "cp scenes/quick.scene '%s/other/s50.scene'", d, d, d, d), 0);
-    write_manifest(f->stages, "p01-path", "none", "P1. Fake path tracing", "estimator: path");
-    write_manifest(f->stages, "24-unbuilt", "23-gpu", "4. Scenes that grow", NULL);
+    make_fake_stage(f->stages, "p01-path", "none", "P1. Fake path tracing", "estimator: path", 0);
+    make_fake_stage(f->stages, "24-unbuilt", "23-gpu", "4. Scenes that grow", NULL, 0);
     const struct {
         const char *args, *message;
     } bad[] = {
@@ -391,7 +366,7 @@ static void test_bad_options(void **state) {
  * them and without a Makefile to make them, one line says how; with the Makefile, `make scenes`
  * makes them (1,000, 10,000 and 100,000 spheres) and the campaign times them. */
 static void test_default_scenes(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     const char *d = f->dir;
     assert_int_equal(SCALING(f, "", "--runs 1 --stages 21"), 2);
@@ -419,7 +394,7 @@ static void test_default_scenes(void **state) {
  * median 200.5, sample std sqrt(70000) = 264.575, min 100.5, max 600.5. 22-bvh's build is 1 us per
  * sphere; its total 22 x 2210 + build + kernel. 21-persist has no build: empty cells. */
 static void test_summary_of_known_values(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     const char *d = f->dir;
     char args[1024];
@@ -461,7 +436,7 @@ static void test_summary_of_known_values(void **state) {
 /* scaling.png where matplotlib can be imported (skipped otherwise); without matplotlib's pyplot the
  * summaries are still written and the plot is skipped with a message. */
 static void test_plot(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     const char *d = f->dir;
     char args[1024];
@@ -497,7 +472,7 @@ static void test_plot(void **state) {
  * and random-10k, 3 runs each, and a failed run): the stages' <!-- scaling:begin --> blocks, the
  * <!-- scaling-all:begin --> block, the summaries; then --check names what new data makes stale. */
 static void test_update_readmes_scaling_blocks(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     const char *d = f->dir;
     const char *slug = "root/results/reference/nvidia-h100-80gb-hbm3/scaling";
@@ -580,10 +555,10 @@ static void test_update_readmes_scaling_blocks(void **state) {
  * image of its own), their fake executables (tests/fixtures/fake-pt-stage.sh) and a fake
  * pt-reference. */
 static void add_pt_track(const fixture *f) {
-    write_manifest(f->stages, "p11-prev", "none", "P3. Fake whole frame", "estimator: path");
-    write_manifest(f->stages, "p12-behind", "p11-prev", "P3. Fake whole frame", "estimator: path");
-    write_manifest(f->stages, "p13-bvh", "p12-behind", "P4. Fake scenes that grow", "estimator: path");
-    write_manifest(f->stages, "p14-nee", "p13-bvh", "P4. Fake scenes that grow", "estimator: nee");
+    make_fake_stage(f->stages, "p11-prev", "none", "P3. Fake whole frame", "estimator: path", 0);
+    make_fake_stage(f->stages, "p12-behind", "p11-prev", "P3. Fake whole frame", "estimator: path", 0);
+    make_fake_stage(f->stages, "p13-bvh", "p12-behind", "P4. Fake scenes that grow", "estimator: path", 0);
+    make_fake_stage(f->stages, "p14-nee", "p13-bvh", "P4. Fake scenes that grow", "estimator: nee", 0);
     assert_int_equal(sh("for s in p11-prev p12-behind p13-bvh p14-nee; do cp tests/fixtures/fake-pt-stage.sh '%s/bin/'$s || exit 1; done && "
                         "cp tests/fixtures/fake-pt-reference.sh '%s/bin/pt-reference'", f->dir, f->dir), 0);
 }
@@ -610,7 +585,7 @@ static void make_pt_scenes(const fixture *f) {
  * summary.md with rays per second; the main track's campaign in the same folder untouched and as
  * before (no rays per second); ./run.sh --scaling --track pt hands over. */
 static void test_pt_track(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     const char *d = f->dir;
     add_pt_track(f);
@@ -716,7 +691,7 @@ static void test_pt_track(void **state) {
  * 2.0x; a later, slower stage (24-slow, 80.0 ms) is not the one named. With only one stage of
  * the chapter timed on a scene, no such sentence. */
 static void test_update_readmes_headline_of_chapter_4(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     const char *d = f->dir;
     const char *gpu = "root/results/reference/nvidia-h100-80gb-hbm3";
@@ -758,7 +733,7 @@ static void test_update_readmes_headline_of_chapter_4(void **state) {
  * <!-- scaling:begin --> block from pt-scaling/ (with rays/s), the <!-- pt-scaling-all:begin -->
  * block of docs/path-tracing.md, the index; the main track's blocks say it has no campaign. */
 static void test_update_readmes_pt_scaling(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     const char *d = f->dir;
     add_pt_track(f);
@@ -868,8 +843,7 @@ int main(void) {
     unsetenv("RUN_BIN_DIR");
     unsetenv("STAGES_DIR");
     const char *tools[] = {"parallel", "python3", "flock", "timeout", "awk", "make"};
-    for (size_t i = 0; i < sizeof tools / sizeof *tools && !missing_tool; i++)
-        if (sh("command -v %s >/dev/null 2>&1", tools[i]) != 0) missing_tool = tools[i];
+    missing_tool = missing_tool_among(tools, sizeof tools / sizeof *tools);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_interleaved_runs_and_scene_column, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refused_scene_skipped, setup, teardown),

@@ -21,14 +21,6 @@
 static char repo[PATH_MAX];
 static const char *missing_tool; /* a tool the campaign needs that this machine lacks, or NULL */
 
-#define REQUIRE_TOOLS()                                                                           \
-    do {                                                                                          \
-        if (missing_tool) {                                                                       \
-            print_message("# skipped: %s is not installed\n", missing_tool);                      \
-            skip();                                                                               \
-        }                                                                                         \
-    } while (0)
-
 typedef struct {
     char dir[64]; /* the test's temporary folder: slurm-bin/ (the fakes), bin/ (fake stages), work/ */
     char env[1024]; /* the environment words every command gets: PATH with the fakes, the log */
@@ -233,7 +225,7 @@ static long node_runs(const fixture *f, int node, const char *status) {
  * runs the campaign on both nodes through srun, and each node's results come back; then an
  * interrupted campaign (a failed run) is continued with --resume in a second job. */
 static void test_campaign_on_two_nodes(void **state) {
-    REQUIRE_TOOLS();
+    SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     char args[512];
     snprintf(args, sizeof args,
@@ -286,11 +278,7 @@ int main(void) {
                            "RUN_BIN_DIR", "RUN_SSH", "RUN_REMOTE_DIR", "FAKE_SBATCH_RUN", "FAKE_SLURM_NODELIST"};
     for (size_t i = 0; i < sizeof unset / sizeof *unset; i++) unsetenv(unset[i]);
     const char *tools[] = {"parallel", "python3", "perl", "flock", "timeout", "base64", "tar", "awk"};
-    for (size_t i = 0; i < sizeof tools / sizeof *tools && !missing_tool; i++) {
-        char check[128];
-        snprintf(check, sizeof check, "command -v %s >/dev/null 2>&1", tools[i]);
-        if (system(check) != 0) missing_tool = tools[i];
-    }
+    missing_tool = missing_tool_among(tools, sizeof tools / sizeof *tools);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_submission, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dry_run_submits_nothing, setup, teardown),

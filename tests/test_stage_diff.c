@@ -5,8 +5,6 @@
 #include "test_support.h"
 
 #define TOOL "tools/stage-diff.sh"
-/* A make of its own, not a part of the `make test` that runs this (no inherited flags or jobs). */
-#define MAKE "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES make"
 
 /* 1 when some line of text starts with prefix and contains needle (NULL: any line). */
 static int has_line(const char *text, const char *prefix, const char *needle)
@@ -28,14 +26,6 @@ static int has_line(const char *text, const char *prefix, const char *needle)
         line = end + 1;
     }
     return 0;
-}
-
-static int line_count(const char *text)
-{
-    int lines = 0;
-    for (const char *c = text; *c; c++)
-        lines += *c == '\n';
-    return lines;
 }
 
 /* The output starts with the unified diff's two header lines for stages/<from> and stages/<to>. */
@@ -232,28 +222,18 @@ static void test_path_tracing_stages(void **state)
     assert_error(run_shell(TOOL " p02 pq"), "unknown stage 'pq'", NULL);
 }
 
-/* A made-up stage tree: each stage folder holds a manifest (tools/stages reads it) and a
- * render.cu. */
-static void add_stage(const char *dir, const char *name, const char *builds_on)
-{
-    const char *estimator = name[0] == 'p' ? "estimator: path\n" : "";
-    assert_int_equal(run_shell("mkdir -p '%s/%s' && echo %s > '%s/%s/render.cu' && "
-                               "printf 'lesson: %s\nbuilds-on: %s\nchapter: test\n%s' > '%s/%s/manifest'",
-                               dir, name, name, dir, name, name, builds_on, estimator, dir, name)->exit_code, 0);
-}
-
 /* Ambiguous ids, a builds-on naming a missing folder, and a new stage that only needs its folder
  * (manifest and render.cu) to be diffed, in a made-up stage tree. */
 static void test_errors_in_a_stage_tree(void **state)
 {
     (void)state;
     char *dir = make_temporary_folder();
-    add_stage(dir, "07-one", "none");
-    add_stage(dir, "07-two", "07-one");
-    add_stage(dir, "08-next", "07-two");
-    add_stage(dir, "09-more", "08-next");
-    add_stage(dir, "09a-lost", "07-gone");
-    add_stage(dir, "09b-ok", "08-next");
+    make_fake_stage(dir, "07-one", "none", NULL, NULL, 1);
+    make_fake_stage(dir, "07-two", "07-one", NULL, NULL, 1);
+    make_fake_stage(dir, "08-next", "07-two", NULL, NULL, 1);
+    make_fake_stage(dir, "09-more", "08-next", NULL, NULL, 1);
+    make_fake_stage(dir, "09a-lost", "07-gone", NULL, NULL, 1);
+    make_fake_stage(dir, "09b-ok", "08-next", NULL, NULL, 1);
     assert_error(run_shell(TOOL " --stages '%s' 7", dir), "'7' is ambiguous", "07-one 07-two");
     assert_error(run_shell(TOOL " --stages '%s' 9a", dir), "09a-lost/manifest", "'07-gone'");
     struct command_result *r = run_shell(TOOL " --stages '%s' 9b", dir);
@@ -264,18 +244,18 @@ static void test_errors_in_a_stage_tree(void **state)
     assert_true(has_line(r->out, "+", "09b-ok"));
     /* A stage whose manifest names another as the one it builds on is diffed against that one,
      * whatever its number says. */
-    add_stage(dir, "10-new-lesson", "07-two");
+    make_fake_stage(dir, "10-new-lesson", "07-two", NULL, NULL, 1);
     r = run_shell(TOOL " --stages '%s' 10", dir);
     assert_int_equal(r->exit_code, 1);
     snprintf(expected, sizeof expected, "--- %s/07-two/render.cu\n+++ %s/10-new-lesson/render.cu\n", dir, dir);
     assert_int_equal(strncmp(r->out, expected, strlen(expected)), 0);
     /* The path-tracing track in the same tree: its own stages, a side stage's builds-on, and
      * ambiguous p ids. */
-    add_stage(dir, "p01-first", "none");
-    add_stage(dir, "p03-third", "p01-first");
-    add_stage(dir, "p03a-side", "p01-first");
-    add_stage(dir, "p04-one", "p03-third");
-    add_stage(dir, "p04-two", "p03-third");
+    make_fake_stage(dir, "p01-first", "none", NULL, NULL, 1);
+    make_fake_stage(dir, "p03-third", "p01-first", NULL, NULL, 1);
+    make_fake_stage(dir, "p03a-side", "p01-first", NULL, NULL, 1);
+    make_fake_stage(dir, "p04-one", "p03-third", NULL, NULL, 1);
+    make_fake_stage(dir, "p04-two", "p03-third", NULL, NULL, 1);
     r = run_shell(TOOL " --stages '%s' p3", dir);
     assert_int_equal(r->exit_code, 1);
     snprintf(expected, sizeof expected, "--- %s/p01-first/render.cu\n+++ %s/p03-third/render.cu\n", dir, dir);

@@ -1,8 +1,15 @@
-/* Helpers the cmocka tests share: running a program and capturing what it printed, temporary
- * folders, and whether a GPU is here (GPU tests skip with the reason when not). */
+/* The one helper layer of the cmocka tests (tests/test_*.c), in five sections:
+ *   running commands     run_shell(), the one way a test runs a shell command, and what is built
+ *                        on it: sh(), sh_num(), a make of its own, tools a test needs
+ *   files and folders    reading and writing a file, a temporary folder
+ *   made-up stage trees  a stage folder with its manifest (and a render.cu), the stage list
+ *   the GPU              the stages built here, whether a GPU is here, a stage's --csv report
+ *   images and vectors   how many pixels two images differ in, a vector's three values
+ * Include it first; a test run from the repository root. */
 #ifndef TEST_SUPPORT_H
 #define TEST_SUPPORT_H
 
+#include <glob.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,7 +22,15 @@
 
 #include <cmocka.h>
 
-#define TEST_OUTPUT_BYTES (256 * 1024)
+#include "image.h"
+#include "spec_trace.h"
+
+static inline void test_read_file(const char *path, char *buffer, size_t size);
+
+/* ---- Running commands ---------------------------------------------------------------------- */
+
+#define TEST_OUTPUT_BYTES (256 * 1024) /* what a command's stdout (or stderr) keeps */
+#define TEST_COMMAND_BYTES (32 * 1024) /* the longest command; a longer one fails the test */
 
 struct command_result {
     int exit_code; /* 128 + signal when killed by one */
@@ -23,6 +38,158 @@ struct command_result {
     char err[TEST_OUTPUT_BYTES];
 };
 
+/* Runs the command built like printf from format and args through /bin/sh, with stdout and
+ * stderr captured (to files, so a command left running in the background cannot hold the test
+ * up), into result. The one implementation: run_shell() and the helpers below go through it. */
+static inline struct command_result *run_shell_into(struct command_result *result, const char *format,
+                                                    va_list args)
+{
+    static char command[TEST_COMMAND_BYTES];
+    int length = vsnprintf(command, sizeof command, format, args);
+    if (length < 0 || (size_t)length >= sizeof command)
+        fail_msg("a command of %d bytes, over TEST_COMMAND_BYTES: %.200s...", length, command);
+    char out_path[] = "/tmp/rt-test-out-XXXXXX", err_path[] = "/tmp/rt-test-err-XXXXXX";
+    int out_fd = mkstemp(out_path), err_fd = mkstemp(err_path);
+    assert_true(out_fd >= 0 && err_fd >= 0);
+    fflush(stdout);
+    fflush(stderr);
+    pid_t child = fork();
+    assert_true(child >= 0);
+    if (child == 0) {
+        dup2(out_fd, 1);
+        dup2(err_fd, 2);
+        execl("/bin/sh", "sh", "-c", command, (char *)NULL);
+        _exit(127);
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    close(out_fd);
+    close(err_fd);
+    result->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    test_read_file(out_path, result->out, sizeof result->out);
+    test_read_file(err_path, result->err, sizeof result->err);
+    unlink(out_path);
+    unlink(err_path);
+    return result;
+}
+
+/* Runs a command built like printf through /bin/sh, with stdout and stderr captured. The result
+ * is one static buffer that the next run_shell() call (sh() and sh_num() too) overwrites: to walk
+ * a command's lines while running others, copy its out first. */
+static inline struct command_result *run_shell(const char *format, ...)
+{
+    static struct command_result result;
+    va_list args;
+    va_start(args, format);
+    run_shell_into(&result, format, args);
+    va_end(args);
+    return &result;
+}
+
+/* run_shell() for the helpers of this file that run commands themselves (a temporary folder's
+ * removal, a made-up stage, the stage list, the GPU and tools checks): a buffer of their own, so
+ * that calling them leaves what the test's last run_shell() returned as it was. */
+static inline struct command_result *helper_shell(const char *format, ...)
+{
+    static struct command_result result;
+    va_list args;
+    va_start(args, format);
+    run_shell_into(&result, format, args);
+    va_end(args);
+    return &result;
+}
+
+/* The exit status of a command built like printf (run_shell(); 128 + signal when killed by one);
+ * what it prints is passed on to the test's stdout and stderr. */
+static inline int sh(const char *format, ...)
+{
+    static char command[TEST_COMMAND_BYTES];
+    va_list args;
+    va_start(args, format);
+    int length = vsnprintf(command, sizeof command, format, args);
+    va_end(args);
+    if (length < 0 || (size_t)length >= sizeof command)
+        fail_msg("a command of %d bytes, over TEST_COMMAND_BYTES: %.200s...", length, command);
+    struct command_result *r = run_shell("%s", command);
+    fputs(r->out, stdout);
+    fputs(r->err, stderr);
+    return r->exit_code;
+}
+
+/* The number a command built like printf prints first on stdout (run_shell()), or -1 when it
+ * prints none; what it prints on stderr is passed on to the test's. */
+static inline long sh_num(const char *format, ...)
+{
+    static char command[TEST_COMMAND_BYTES];
+    va_list args;
+    va_start(args, format);
+    int length = vsnprintf(command, sizeof command, format, args);
+    va_end(args);
+    if (length < 0 || (size_t)length >= sizeof command)
+        fail_msg("a command of %d bytes, over TEST_COMMAND_BYTES: %.200s...", length, command);
+    struct command_result *r = run_shell("%s", command);
+    fputs(r->err, stderr);
+    long value;
+    return sscanf(r->out, "%ld", &value) == 1 ? value : -1;
+}
+
+/* A make of its own, not a part of the `make test` that runs the test (no inherited flags or
+ * jobs): CLEAN_ENV before a command that runs make, MAKE for make itself. */
+#define CLEAN_ENV "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES"
+#define MAKE CLEAN_ENV " make"
+
+/* The first of count tools (commands, looked up with `command -v`) that this machine lacks, or
+ * NULL when it has them all. */
+static inline const char *missing_tool_among(const char *const *tools, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        if (helper_shell("command -v '%s'", tools[i])->exit_code != 0)
+            return tools[i];
+    return NULL;
+}
+
+/* Skips the test, saying why, when missing (a tool from missing_tool_among()) is not NULL. */
+#define SKIP_WITHOUT_TOOL(missing)                                                                \
+    do {                                                                                          \
+        if (missing) {                                                                            \
+            print_message("# skipped: %s is not installed\n", (missing));                         \
+            skip();                                                                               \
+        }                                                                                         \
+    } while (0)
+
+/* 1 when GNU parallel is installed (./run.sh and tools/sweep.sh install it when run as root and
+ * it is missing, which a test does not do). */
+static inline int has_parallel(void)
+{
+    return helper_shell("command -v parallel")->exit_code == 0;
+}
+
+/* The next line of the text at *cursor, its newline replaced by '\0', with *cursor moved past
+ * it; NULL at the end of the text. Empty lines are lines. To walk a command's captured out in
+ * place (copy it first if other commands run while walking). */
+static inline char *next_line(char **cursor)
+{
+    char *line = *cursor;
+    if (!*line)
+        return NULL;
+    char *end = line + strcspn(line, "\n");
+    *cursor = *end ? end + 1 : end;
+    *end = '\0';
+    return line;
+}
+
+/* The number of newlines in text: its lines when each ends with one. */
+static inline int line_count(const char *text)
+{
+    int lines = 0;
+    for (const char *c = text; *c; c++)
+        lines += *c == '\n';
+    return lines;
+}
+
+/* ---- Files and folders --------------------------------------------------------------------- */
+
+/* The start of the file at path (at most size - 1 bytes) as a string; "" when it cannot be read. */
 static inline void test_read_file(const char *path, char *buffer, size_t size)
 {
     FILE *file = fopen(path, "rb");
@@ -41,42 +208,152 @@ static inline void test_write_file(const char *path, const char *text)
     assert_int_equal(fclose(file), 0);
 }
 
-/* Runs command through /bin/sh with stdout and stderr captured. */
-static inline struct command_result *run_shell(const char *format, ...)
+/* A fresh folder under /tmp, removed by remove_temporary_folder; the name is a static buffer,
+ * which the next call overwrites. */
+static inline char *make_temporary_folder(void)
 {
-    static struct command_result result;
-    char command[8192], out_path[] = "/tmp/rt-test-out-XXXXXX", err_path[] = "/tmp/rt-test-err-XXXXXX";
-    va_list args;
-    va_start(args, format);
-    vsnprintf(command, sizeof command, format, args);
-    va_end(args);
-    int out_fd = mkstemp(out_path), err_fd = mkstemp(err_path);
-    assert_true(out_fd >= 0 && err_fd >= 0);
-    fflush(stdout);
-    pid_t child = fork();
-    assert_true(child >= 0);
-    if (child == 0) {
-        dup2(out_fd, 1);
-        dup2(err_fd, 2);
-        execl("/bin/sh", "sh", "-c", command, (char *)NULL);
-        _exit(127);
-    }
-    int status = 0;
-    waitpid(child, &status, 0);
-    close(out_fd);
-    close(err_fd);
-    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    test_read_file(out_path, result.out, sizeof result.out);
-    test_read_file(err_path, result.err, sizeof result.err);
-    unlink(out_path);
-    unlink(err_path);
-    return &result;
+    static char path[64];
+    snprintf(path, sizeof path, "/tmp/rt-test-XXXXXX");
+    assert_non_null(mkdtemp(path));
+    return path;
 }
 
+static inline void remove_temporary_folder(const char *path)
+{
+    assert_int_equal(helper_shell("rm -rf '%s'", path)->exit_code, 0);
+}
+
+/* ---- Made-up stage trees ------------------------------------------------------------------- */
+
+/* A made-up stage folder STAGES/NAME (STAGES: a folder of stage folders, as STAGES_DIR names one;
+ * made when missing) whose manifest is exactly the text manifest, in place of one that is there;
+ * with_render_cu: a render.cu too, one comment line naming the stage (what tools/stage-diff.sh
+ * and make compare and build). */
+static inline void make_stage(const char *stages, const char *name, const char *manifest, int with_render_cu)
+{
+    char path[4096];
+    assert_int_equal(helper_shell("mkdir -p '%s/%s'", stages, name)->exit_code, 0);
+    snprintf(path, sizeof path, "%s/%s/manifest", stages, name);
+    test_write_file(path, manifest);
+    if (with_render_cu) {
+        char source[512];
+        snprintf(source, sizeof source, "// %s\n", name);
+        snprintf(path, sizeof path, "%s/%s/render.cu", stages, name);
+        test_write_file(path, source);
+    }
+}
+
+/* make_stage() with a made-up stage's manifest: a comment, the lines every stage needs (lesson
+ * "the fake NAME", builds-on BUILDS_ON, chapter CHAPTER, or when NULL "Fake" and, for a
+ * path-tracing stage (pNN-name), "P. Fake path tracing"), "estimator: path" for a path-tracing
+ * stage unless EXTRA names one, then EXTRA (more "key: value" lines, or NULL). */
+static inline void make_fake_stage(const char *stages, const char *name, const char *builds_on, const char *chapter,
+                                   const char *extra, int with_render_cu)
+{
+    static char manifest[8192];
+    const int pt = name[0] == 'p';
+    snprintf(manifest, sizeof manifest,
+             "# %s: a made-up stage of the tests\nlesson: the fake %s\nbuilds-on: %s\nchapter: %s\n%s", name, name,
+             builds_on, chapter ? chapter : pt ? "P. Fake path tracing" : "Fake",
+             pt && !(extra && strstr(extra, "estimator:")) ? "estimator: path\n" : "");
+    if (extra && *extra) {
+        size_t used = strlen(manifest);
+        snprintf(manifest + used, sizeof manifest - used, "%s%s", extra, extra[strlen(extra) - 1] == '\n' ? "" : "\n");
+    }
+    make_stage(stages, name, manifest, with_render_cu);
+}
+
+#define STAGE_LIST_MAX 128
+
+/* The stages, in course order (`tools/stages list`), and which are of the path-tracing track. */
+struct stage_list {
+    int count;
+    char names[STAGE_LIST_MAX][128];
+    int pt[STAGE_LIST_MAX]; /* 1 for a stage of the path-tracing track (`tools/stages list pt`) */
+};
+
+/* Fills list with the stage folders of stages_dir (NULL: the repository's, or STAGES_DIR's when
+ * set); the test fails when tools/stages does or when there is none. */
+static inline void list_stages(const char *stages_dir, struct stage_list *list)
+{
+    char prefix[512] = "";
+    if (stages_dir)
+        snprintf(prefix, sizeof prefix, "STAGES_DIR='%s' ", stages_dir);
+    struct command_result *r = helper_shell("%stools/stages list", prefix);
+    if (r->exit_code != 0)
+        fail_msg("tools/stages list: %s", r->err);
+    memset(list, 0, sizeof *list);
+    char *cursor = r->out;
+    for (char *name; (name = next_line(&cursor));) {
+        if (!*name)
+            continue;
+        assert_true(list->count < STAGE_LIST_MAX && strlen(name) < sizeof list->names[0]);
+        snprintf(list->names[list->count++], sizeof list->names[0], "%s", name);
+    }
+    assert_true(list->count > 0);
+    r = helper_shell("%stools/stages list pt", prefix);
+    if (r->exit_code != 0)
+        fail_msg("tools/stages list pt: %s", r->err);
+    cursor = r->out;
+    for (char *name; (name = next_line(&cursor));)
+        for (int k = 0; k < list->count; k++)
+            if (strcmp(list->names[k], name) == 0)
+                list->pt[k] = 1;
+}
+
+/* ---- The GPU ------------------------------------------------------------------------------- */
+
+/* Where the programs were built: $BUILD, or build. */
 static inline const char *test_build_dir(void)
 {
     const char *build = getenv("BUILD");
     return build && *build ? build : "build";
+}
+
+/* The name of a stage program (or stage folder) at path: what follows its last '/'. */
+static inline const char *stage_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* A stage's number from its program's path or its name, after the path-tracing track's 'p': 7
+ * for build/07c-unified-memory, 5 for p05a-split-channels. */
+static inline int stage_number(const char *path)
+{
+    const char *name = stage_name(path);
+    return atoi(name[0] == 'p' ? name + 1 : name);
+}
+
+static inline int test_compare_names(const void *a, const void *b)
+{
+    return strcmp((const char *)a, (const char *)b);
+}
+
+/* The stage programs built here (test_build_dir()/PATTERN for each of count glob patterns, such
+ * as "[0-9][0-9]-*"), at most max, into paths, sorted by name (01-base first, 07-shared-spheres
+ * before 07a-...): executables with no '.' in their names (not build/01-base.resources.txt) and
+ * not a kernel benchmark (build/p01-base-bench). Returns how many. */
+static inline int find_built_stages(const char *const *patterns, int count, char (*paths)[256], int max)
+{
+    int found = 0;
+    for (int p = 0; p < count; ++p) {
+        char pattern[512];
+        snprintf(pattern, sizeof pattern, "%s/%s", test_build_dir(), patterns[p]);
+        glob_t matches;
+        if (glob(pattern, 0, NULL, &matches) != 0)
+            continue;
+        for (size_t k = 0; k < matches.gl_pathc && found < max; ++k) {
+            const char *path = matches.gl_pathv[k], *name = stage_name(path);
+            size_t length = strlen(name);
+            if (!strchr(name, '.') && !(length > 6 && strcmp(name + length - 6, "-bench") == 0) &&
+                access(path, X_OK) == 0)
+                snprintf(paths[found++], 256, "%s", path);
+        }
+        globfree(&matches);
+    }
+    qsort(paths, (size_t)found, sizeof paths[0], test_compare_names);
+    return found;
 }
 
 /* 1 when a stage can reach a GPU here; otherwise 0 and why in reason. */
@@ -86,7 +363,7 @@ static inline int gpu_available(char *reason, size_t size)
     static char why[512];
     if (!known) {
         struct command_result *r =
-            run_shell("%s/01-base --scene scenes/quick.scene --size 16x16", test_build_dir());
+            helper_shell("%s/01-base --scene scenes/quick.scene --size 16x16", test_build_dir());
         available = r->exit_code == 0;
         snprintf(why, sizeof why, "%.500s", r->err);
         why[strcspn(why, "\n")] = '\0';
@@ -105,20 +382,36 @@ static inline int gpu_available(char *reason, size_t size)
         }                                                                                         \
     } while (0)
 
-/* A fresh folder under /tmp, removed by remove_temporary_folder. */
-static inline char *make_temporary_folder(void)
+/* The value of one metric in a stage's --csv report (the line's ",NAME,VALUE" columns); the test
+ * fails, showing the report, when it has no such metric. */
+static inline double csv_metric(const char *csv, const char *name)
 {
-    static char path[64];
-    snprintf(path, sizeof path, "/tmp/rt-test-XXXXXX");
-    assert_non_null(mkdtemp(path));
-    return path;
+    char key[64];
+    snprintf(key, sizeof key, ",%s,", name);
+    const char *at = strstr(csv, key);
+    if (!at)
+        fail_msg("metric %s missing from:\n%.2000s", name, csv);
+    return strtod(at + strlen(key), NULL);
 }
 
-static inline void remove_temporary_folder(const char *path)
+/* ---- Images and vectors -------------------------------------------------------------------- */
+
+/* How many pixels image differs from expected in (the two the same size); when some do, says how
+ * many and by how much, after "what: " (a stage's name, or NULL). */
+static inline long long differing_pixels(const char *what, const struct image *expected, const struct image *image)
 {
-    char command[256];
-    snprintf(command, sizeof command, "rm -rf '%s'", path);
-    assert_int_equal(system(command), 0);
+    struct image_difference diff;
+    assert_int_equal(image_compare(expected, image, &diff), 0);
+    if (diff.differing_pixels)
+        print_message("# %s%s%lld of %lld pixels differ (largest channel difference %d)\n", what ? what : "",
+                      what ? ": " : "", diff.differing_pixels, diff.total_pixels, diff.largest_channel_difference);
+    return diff.differing_pixels;
+}
+
+/* 1 when v is exactly (x, y, z). */
+static inline int vec3_is(struct spec_vec3 v, float x, float y, float z)
+{
+    return v.x == x && v.y == y && v.z == z;
 }
 
 #endif
