@@ -1,4 +1,4 @@
-/* Tests of tools/stage-diff.sh and `make diff`: which render.cu a stage is compared with (the
+/* Tests of tools/stage-diff.sh and `make diff`: which stage's program a stage is compared with (the
  * stage its manifest builds on, or FROM), the ids it accepts, plain output when piped, the errors
  * (exit status 2, one line), and that `make diff` needs no nvcc. No GPU needed. Run from the
  * repository root. */
@@ -28,13 +28,18 @@ static int has_line(const char *text, const char *prefix, const char *needle)
     return 0;
 }
 
-/* The output starts with the unified diff's two header lines for stages/<from> and stages/<to>. */
+/* The output starts with the unified diff's two header lines, the programs of <from> and <to>
+ * as `make show` prints them. */
 static void assert_headers(const char *out, const char *from, const char *to)
 {
     char expected[512];
-    snprintf(expected, sizeof expected, "--- stages/%s/render.cu\n+++ stages/%s/render.cu\n", from, to);
-    if (strncmp(out, expected, strlen(expected)) != 0)
-        fail_msg("expected the output to start with\n%s\ngot\n%.300s", expected, out);
+    snprintf(expected, sizeof expected, "--- %s (make show STAGE=", from);
+    const char *second = strstr(out, "\n+++ ");
+    if (strncmp(out, expected, strlen(expected)) != 0 || !second)
+        fail_msg("expected the output to start with\n%s...\ngot\n%.300s", expected, out);
+    snprintf(expected, sizeof expected, "\n+++ %s (make show STAGE=", to);
+    if (strncmp(second, expected, strlen(expected)) != 0)
+        fail_msg("expected the second line to start with\n%s...\ngot\n%.300s", expected + 1, out);
 }
 
 /* A diff that found differences: exit status 1, nothing on stderr, a hunk, no escape byte. */
@@ -53,9 +58,11 @@ static void test_main_stage_against_previous(void **state)
     struct command_result *r = run_shell(TOOL " 8");
     assert_plain_diff(r);
     assert_headers(r->out, "07-shared-spheres", "08-rgb8-framebuffer");
-    /* Stage 08's lesson: the kernel converts each channel to a byte. */
-    assert_true(has_line(r->out, "+", "channel_from_float"));
-    assert_false(has_line(r->out, "-", "channel_from_float"));
+    /* Stage 08's lesson: the kernel stores each pixel as three bytes (rt_math.cuh's store_pixel),
+     * in the kernel part of its own folder, which the hunk names. */
+    assert_true(has_line(r->out, "+", "store_pixel"));
+    assert_false(has_line(r->out, "-", "store_pixel"));
+    assert_true(has_line(r->out, "@@ ", "stages/08-rgb8-framebuffer/kernel.cuh"));
 }
 
 static void test_ids_and_folder_names(void **state)
@@ -138,7 +145,7 @@ static void test_colour_only_on_a_terminal(void **state)
     }
     r = run_shell("unset NO_COLOR; script -qec '" TOOL " 8' /dev/null </dev/null");
     assert_non_null(strchr(r->out, 0x1b));
-    assert_non_null(strstr(r->out, "channel_from_float"));
+    assert_non_null(strstr(r->out, "store_pixel"));
 }
 
 /* Exit status 2, nothing on stdout, and one line on stderr containing each of want. */
@@ -238,17 +245,14 @@ static void test_errors_in_a_stage_tree(void **state)
     assert_error(run_shell(TOOL " --stages '%s' 9a", dir), "09a-lost/manifest", "'07-gone'");
     struct command_result *r = run_shell(TOOL " --stages '%s' 9b", dir);
     assert_int_equal(r->exit_code, 1);
-    char expected[256];
-    snprintf(expected, sizeof expected, "--- %s/08-next/render.cu\n+++ %s/09b-ok/render.cu\n", dir, dir);
-    assert_int_equal(strncmp(r->out, expected, strlen(expected)), 0);
+    assert_headers(r->out, "08-next", "09b-ok");
     assert_true(has_line(r->out, "+", "09b-ok"));
     /* A stage whose manifest names another as the one it builds on is diffed against that one,
      * whatever its number says. */
     make_fake_stage(dir, "10-new-lesson", "07-two", NULL, NULL, 1);
     r = run_shell(TOOL " --stages '%s' 10", dir);
     assert_int_equal(r->exit_code, 1);
-    snprintf(expected, sizeof expected, "--- %s/07-two/render.cu\n+++ %s/10-new-lesson/render.cu\n", dir, dir);
-    assert_int_equal(strncmp(r->out, expected, strlen(expected)), 0);
+    assert_headers(r->out, "07-two", "10-new-lesson");
     /* The path-tracing track in the same tree: its own stages, a side stage's builds-on, and
      * ambiguous p ids. */
     make_fake_stage(dir, "p01-first", "none", NULL, NULL, 1);
@@ -258,12 +262,10 @@ static void test_errors_in_a_stage_tree(void **state)
     make_fake_stage(dir, "p04-two", "p03-third", NULL, NULL, 1);
     r = run_shell(TOOL " --stages '%s' p3", dir);
     assert_int_equal(r->exit_code, 1);
-    snprintf(expected, sizeof expected, "--- %s/p01-first/render.cu\n+++ %s/p03-third/render.cu\n", dir, dir);
-    assert_int_equal(strncmp(r->out, expected, strlen(expected)), 0);
+    assert_headers(r->out, "p01-first", "p03-third");
     r = run_shell(TOOL " --stages '%s' p3a", dir);
     assert_int_equal(r->exit_code, 1);
-    snprintf(expected, sizeof expected, "--- %s/p01-first/render.cu\n+++ %s/p03a-side/render.cu\n", dir, dir);
-    assert_int_equal(strncmp(r->out, expected, strlen(expected)), 0);
+    assert_headers(r->out, "p01-first", "p03a-side");
     assert_error(run_shell(TOOL " --stages '%s' p4", dir), "'p4' is ambiguous", "p04-one p04-two");
     assert_error(run_shell(TOOL " --stages '%s' p1", dir), "p01-first", "FROM");
     /* A stage folder without a manifest is refused with one line naming it. */
@@ -281,7 +283,7 @@ static void test_make_diff_without_nvcc(void **state)
     if (r->exit_code != 0)
         fail_msg("make diff: exit status %d; stderr: %s", r->exit_code, r->err);
     assert_headers(r->out, "07-shared-spheres", "08-rgb8-framebuffer");
-    assert_true(has_line(r->out, "+", "channel_from_float"));
+    assert_true(has_line(r->out, "+", "store_pixel"));
     r = run_shell(MAKE " -s diff STAGE=07d FROM=01 NVCC=/nonexistent/nvcc STB_INCLUDE_DIR=/nonexistent");
     assert_int_equal(r->exit_code, 0);
     assert_headers(r->out, "01-base", "07d-managed-prefetch");
