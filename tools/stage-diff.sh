@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Shows what one stage changes: `diff -u` of the whole program of the stage it builds on (its
-# manifest's builds-on, read by tools/stages) against its own, each as tools/stage-show.sh
-# prints it: render.cu with every part it includes written out in place. A part both take from
+# manifest's builds-on, read by tools/stages) against its own, each as tools/stage-show.sh --bare
+# prints it: render.cu with the text of every part it includes in place. A part both take from
 # the same file is the same text and shows nowhere; what shows is the stage's own files against
-# its parent's. Each hunk's @@ line ends with the file the change is in (stages/NN-name/walk.cuh,
-# or render.cu). With FROM, any two stages. Coloured on a terminal, plain when piped. Needs no
+# its parent's. Each hunk's @@ line ends with the file its first change is in
+# (stages/NN-name/walk.cuh, or the stage's render.cu). With FROM, any two stages. Coloured on a terminal, plain when piped. Needs no
 # GPU and no nvcc.
 #
 # usage: tools/stage-diff.sh [--stages DIR] STAGE [FROM]      (make diff STAGE=07 [FROM=01])
@@ -62,9 +62,8 @@ fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/stage-diff.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-# Each program with its parts' banners by name alone (a part the two take from different files
-# has the same banner in both), and the map of the new program's lines to their files.
-show() { "$tools_dir/stage-show.sh" --stages "$stages_dir" --by-name "$1" --map "$2" || exit 2; }
+# Each program as its code alone, and the map of its lines to their files.
+show() { "$tools_dir/stage-show.sh" --stages "$stages_dir" --bare "$1" --map "$2" || exit 2; }
 show "$from" "$work/old.map" >"$work/old"
 show "$to" "$work/new.map" >"$work/new"
 

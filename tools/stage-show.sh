@@ -4,11 +4,11 @@
 # name its file. The result compiles as it stands (nvcc -Icommon) to the stage's own device code;
 # the library headers (.h: gpu.h, stage.h, ...) stay #included. Needs no GPU and no nvcc.
 #
-# usage: tools/stage-show.sh [--stages DIR] [--by-name] [--map FILE] STAGE   (make show STAGE=31)
+# usage: tools/stage-show.sh [--stages DIR] [--bare] [--map FILE] STAGE   (make show STAGE=31)
 #   STAGE         a stage id (7, 07, 7a, p5a) or a folder name
 #   --stages DIR  where the stage folders are (default: the repository's stages/)
-#   --by-name     name each part in its banners by its file name alone (walk.cuh), not its path:
-#                 two stages' programs then differ only where their code does (tools/stage-diff.sh)
+#   --bare        no banners: the parts' text alone, in place (tools/stage-diff.sh compares two
+#                 stages' programs so, and names each change's file from --map)
 #   --map FILE    also write FILE: a line "FIRST<TAB>PATH" where the printed lines from FIRST on
 #                 come from PATH (render.cu or a part)
 # Exit status: 0; 2 with one line on stderr for an unknown stage or a part not found.
@@ -19,13 +19,13 @@ fail() { echo "stage-show: $*" >&2; exit 2; }
 
 stages_dir=''
 stage=''
-by_name=0
+bare=0
 map=/dev/null
 while [ $# -gt 0 ]; do
     case $1 in
         -h|--help) header_help "${BASH_SOURCE[0]}"; exit 0 ;;
         --stages) [ $# -ge 2 ] && [ -n "$2" ] || fail "--stages needs a folder"; stages_dir=$2; shift 2 ;;
-        --by-name) by_name=1; shift ;;
+        --bare) bare=1; shift ;;
         --map) [ $# -ge 2 ] && [ -n "$2" ] || fail "--map needs a file"; map=$2; shift 2 ;;
         -*) fail "unknown option '$1' (see --help)" ;;
         *) [ -z "$stage" ] || fail "one stage at a time: '$stage' and '$1'"; stage=$1; shift ;;
@@ -48,14 +48,13 @@ line_number=0
         if [[ $line =~ ^[[:space:]]*#[[:space:]]*include[[:space:]]*\"[^\"]*\.cuh\" ]]; then
             part=${files[$next]}
             next=$((next + 1))
-            name=$part
-            [ "$by_name" -eq 0 ] || name=${part##*/}
+            banners=$((bare ? 0 : 2))
             printf '%s\t%s\n' "$((line_number + 1))" "$part" >&3
-            printf '/* ======== %s ======== */\n' "$name"
+            [ "$bare" -eq 1 ] || printf '/* ======== %s ======== */\n' "$part"
             cat "$part"
-            printf '/* ======== end of %s ======== */\n' "$name"
-            line_number=$((line_number + 2 + $(wc -l <"$part")))
-            printf '%s\t%s\n' "$line_number" "$program" >&3
+            [ "$bare" -eq 1 ] || printf '/* ======== end of %s ======== */\n' "$part"
+            line_number=$((line_number + banners + $(wc -l <"$part")))
+            printf '%s\t%s\n' "$((line_number + 1))" "$program" >&3
         else
             printf '%s\n' "$line"
             line_number=$((line_number + 1))

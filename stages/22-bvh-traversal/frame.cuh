@@ -1,5 +1,6 @@
-/* The host side's data: what a frame needs on the GPU, the scene's arrays on the host, and the
- * scene's upload. */
+/* The frame, as the chapter's host half (raytrace/scenes-that-grow/host.cuh) asks of a
+ * stage: what a frame needs that outlives it, allocated and freed once, and the launches of one
+ * frame, those before the bands and one band's kernel. */
 
 #define BAND_COUNT 16  /* bands of rows, each its own kernel launch and copy */
 #define STREAM_COUNT 4 /* band b's kernel goes to stream b % STREAM_COUNT */
@@ -7,7 +8,9 @@
 /* What a frame needs that outlives it: allocated once, reused by every frame. */
 struct frame_resources {
     unsigned char *framebuffer, *device_framebuffer;
-    Scene scene; /* device pointers */
+    Scene scene; /* the spheres and the tree: device pointers */
+    struct build_buffers build; /* what the tree's build works in */
+    int sphere_count;
     float *plane_x, *plane_y; /* per column, per row */
     int resident_blocks;      /* blocks of render_kernel the GPU holds at once */
     cudaStream_t streams[STREAM_COUNT];
@@ -15,32 +18,101 @@ struct frame_resources {
     cudaEvent_t bands_start, band_rendered[BAND_COUNT];
 };
 
-/* The scene's arrays on the host, in pinned memory, and the hierarchy built over them. */
-struct host_scene {
-    Sphere *spheres;
-    float4 *geometry, *from_camera;
-    struct bvh bvh;
-    int sphere_count;
-};
-
-/* The scene and its hierarchy to the GPU (an interactive renderer would change them between
- * frames); returns the bytes copied. */
-static size_t upload_scene(const struct host_scene *host, const Light *light, const Camera *camera,
-                           const Scene *device)
+/* What the frame takes from the scene, and what the stage works out from it for the light and the
+ * camera, on the host (the end of the host allocation phase). */
+static void prepare_frame(struct frame_resources *frame, const struct scene *scene, Light *light,
+                          Camera *camera)
 {
-    const size_t n = (size_t)host->sphere_count;
-    const size_t node_bytes = (size_t)host->bvh.node_count * sizeof(struct spec_bvh_node);
-    CUDA_CHECK(cudaMemcpy((void *)device->spheres, host->spheres, n * sizeof(Sphere),
-                          cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy((void *)device->geometry, host->geometry, n * sizeof(float4),
-                          cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy((void *)device->from_camera, host->from_camera, n * sizeof(float4),
-                          cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy((void *)device->nodes, host->bvh.nodes, node_bytes, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy((void *)device->order, host->bvh.order, n * sizeof(int),
-                          cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpyToSymbol(constant_light, light, sizeof(Light)));
-    CUDA_CHECK(cudaMemcpyToSymbol(constant_camera, camera, sizeof(Camera)));
-    return n * (sizeof(Sphere) + 2 * sizeof(float4) + sizeof(int)) + node_bytes + sizeof(Light) +
-           sizeof(Camera);
+    camera->background_unit = make_float3(camera->background.x / 255.0f,
+                                          camera->background.y / 255.0f,
+                                          camera->background.z / 255.0f);
+    /* The specular term ks s^32 c must stay under half an ulp of the lighting, which is at least
+     * the ambient term a c (ulp(x) > x / 2^24): s^32 < a / ks / 2^25, taken 4 times smaller, and
+     * 0.97 of it squared for the test's rounding. Below 0.03 the 32nd power is 0 in floats
+     * whatever the scene; that cutoff serves where a / ks is tiny or zero. */
+    double cutoff = 0.03;
+    if (light->specular > 0.0f && light->ambient >= 0x1p-100f * light->specular) {
+        const double derived = pow((double)light->ambient / light->specular * 0x1p-27, 1.0 / 32);
+        cutoff = derived > cutoff ? derived : cutoff;
+    }
+    light->negligible_cosine_squared = (float)(0.97 * cutoff * cutoff);
+    frame->sphere_count = scene->sphere_count;
+}
+
+/* The tree's memory on the GPU, allocated and freed with the frame's (build_tree.cuh). */
+static void allocate_tree(struct frame_resources *frame, const struct scene *scene);
+static void free_tree(const struct frame_resources *frame);
+
+/* The device allocation phase. */
+static void allocate_frame(struct frame_resources *frame, const struct render_job *job,
+                           size_t framebuffer_bytes)
+{
+    const size_t n = (size_t)job->scene->sphere_count;
+    CUDA_CHECK(cudaMalloc((void **)&frame->device_framebuffer, framebuffer_bytes));
+    CUDA_CHECK(cudaMalloc((void **)&frame->scene.spheres, n * sizeof(Sphere)));
+    CUDA_CHECK(cudaMalloc((void **)&frame->scene.geometry, n * sizeof(float4)));
+    CUDA_CHECK(cudaMalloc((void **)&frame->scene.from_camera, n * sizeof(float4)));
+    allocate_tree(frame, job->scene); /* the tree and its build's buffers */
+    CUDA_CHECK(cudaMalloc((void **)&frame->plane_x, (size_t)job->width * sizeof(float)));
+    CUDA_CHECK(cudaMalloc((void **)&frame->plane_y, (size_t)job->height * sizeof(float)));
+    for (int s = 0; s < STREAM_COUNT; s++) {
+        CUDA_CHECK(cudaStreamCreate(&frame->streams[s]));
+    }
+    CUDA_CHECK(cudaStreamCreate(&frame->copy_stream));
+    int device, multiprocessors, blocks_per_multiprocessor;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &blocks_per_multiprocessor, render_kernel, job->block_x * job->block_y, 0));
+    frame->resident_blocks = multiprocessors * blocks_per_multiprocessor;
+    CUDA_CHECK(cudaEventCreate(&frame->bands_start));
+    for (int b = 0; b < BAND_COUNT; b++) {
+        CUDA_CHECK(cudaEventCreate(&frame->band_rendered[b]));
+    }
+}
+
+/* The device free phase. */
+static void free_frame(struct frame_resources *frame)
+{
+    CUDA_CHECK(cudaFree(frame->device_framebuffer));
+    CUDA_CHECK(cudaFree((void *)frame->scene.spheres));
+    CUDA_CHECK(cudaFree((void *)frame->scene.geometry));
+    CUDA_CHECK(cudaFree((void *)frame->scene.from_camera));
+    free_tree(frame);
+    CUDA_CHECK(cudaFree(frame->plane_x));
+    CUDA_CHECK(cudaFree(frame->plane_y));
+    for (int s = 0; s < STREAM_COUNT; s++) {
+        CUDA_CHECK(cudaStreamDestroy(frame->streams[s]));
+    }
+    CUDA_CHECK(cudaStreamDestroy(frame->copy_stream));
+    CUDA_CHECK(cudaEventDestroy(frame->bands_start));
+    for (int b = 0; b < BAND_COUNT; b++) {
+        CUDA_CHECK(cudaEventDestroy(frame->band_rendered[b]));
+    }
+}
+
+/* Before the bands, in the legacy default stream: the image-plane tables. */
+static void launch_setup(const struct frame_resources *frame, int /* sphere_count */, int width,
+                         int height)
+{
+    const int plane_threads = 256;
+    plane_kernel<<<(width + height + plane_threads - 1) / plane_threads, plane_threads>>>(
+        frame->plane_x, frame->plane_y, width, height);
+    CUDA_CHECK_LAUNCH("plane_kernel");
+}
+
+/* One band's kernel, rows first_row .. end_row - 1, on its stream. */
+static void launch_render(const struct frame_resources *frame, dim3 threads, cudaStream_t stream,
+                          int /* sphere_count */, int width, int height, int first_row,
+                          int end_row)
+{
+    /* About one wave: the blocks the GPU holds at once, in whole rows of blocks. */
+    const unsigned int row_blocks = (end_row - first_row + threads.y - 1) / threads.y;
+    dim3 blocks((width + threads.x - 1) / threads.x, 1);
+    blocks.y = frame->resident_blocks / blocks.x + 1;
+    blocks.y = blocks.y < row_blocks ? blocks.y : row_blocks;
+    render_kernel<<<blocks, threads, 0, stream>>>(frame->device_framebuffer, frame->scene,
+                                                  frame->plane_x, frame->plane_y, width, height,
+                                                  first_row, end_row);
+    CUDA_CHECK_LAUNCH("render_kernel");
 }

@@ -33,8 +33,8 @@
 #include "stage.h"
 
 #include "../20-skipped-work/rt_math.cuh"
-#include "../20-skipped-work/intersect.cuh"
 #include "constants.cuh"
+#include "../20-skipped-work/intersect.cuh"
 #include "scene.cuh"
 #include "walk.cuh"
 #include "plane.cuh"
@@ -42,5 +42,5 @@
 #include "render_kernel.cuh"
 #include "frame.cuh"
 #include "build_tree.cuh"
-#include "raytrace/scenes-that-grow/bands.cuh"
+#include "../15-copy-stream/bands.cuh"
 #include "raytrace/scenes-that-grow/host.cuh"

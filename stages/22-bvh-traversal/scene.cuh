@@ -10,3 +10,9 @@ struct Scene {
     const struct spec_bvh_node *nodes;
     const int *order;
 };
+
+/* What the tree's build works in, kept with the frame (frame.cuh): here the hierarchy as the host
+ * builds it (common/bvh.c), its nodes and the spheres' order leaf after leaf. */
+struct build_buffers {
+    struct bvh bvh;
+};

@@ -1,8 +1,8 @@
 /* The tree's build and its memory on the GPU: the hooks build_tree, allocate_tree, free_tree. */
 
-/* The hierarchy, built on the GPU every frame (an interactive renderer's spheres move): five
- * passes on the default stream, which the bands' streams wait for; timed as the build phase,
- * up to the moment the GPU has finished it. */
+/* The hierarchy, built on the GPU every frame (an interactive renderer's spheres move) on the
+ * default stream, which the bands' streams wait for, and timed as the build phase up to the
+ * moment the GPU has finished it: five passes. */
 static void build_tree(const struct frame_resources *frame, struct report *report)
 {
     double start = timer_now_us();
@@ -27,7 +27,6 @@ static void build_tree(const struct frame_resources *frame, struct report *repor
 static void allocate_tree(struct frame_resources *frame, const struct scene *scene)
 {
     const size_t n = (size_t)scene->sphere_count;
-    frame->sphere_count = scene->sphere_count;
     frame->scene.root = scene->sphere_count > 1 ? 0 : ~0;
     CUDA_CHECK(cudaMalloc((void **)&frame->scene.nodes, n * sizeof(Node)));
     CUDA_CHECK(cudaMalloc((void **)&frame->scene.order, n * sizeof(int)));

@@ -54,7 +54,6 @@ static void build_tree(const struct frame_resources *frame, struct report *repor
 static void allocate_tree(struct frame_resources *frame, const struct scene *scene)
 {
     const size_t n = (size_t)scene->sphere_count;
-    frame->sphere_count = scene->sphere_count;
     frame->scene.root = scene->sphere_count > 1 ? 0 : ~0;
     frame->scene.sphere_count = scene->sphere_count;
     CUDA_CHECK(cudaMalloc((void **)&frame->scene.nodes, n * sizeof(Node)));

@@ -1,5 +1,4 @@
-/* The tree's nodes: the build's binary node, and the walk's wide node of four children; the
- * walk's loads of a wide node. */
+/* The tree's node: its layout in memory, as the build writes it and the walk reads it. */
 
 /* An inner node of the tree: its children, each an inner node (c >= 0) or the leaf of sorted
  * sphere ~c (c < 0), and their boxes: 64 bytes on a 16-byte boundary, two 32-byte sectors, the

@@ -1,4 +1,4 @@
-/* The tree's node: its layout in memory, and the walk's loads of it. */
+/* The tree's node: its layout in memory, as the build writes it and the walk reads it. */
 
 /* An inner node of the tree: its children, each an inner node (c >= 0) or the leaf of sorted
  * sphere ~c (c < 0), and their boxes widened for the cone test (spec_bvh_cone_widen_box) then

@@ -1,17 +1,34 @@
-/* The chapter's host half, from stage 22 on: the frame buffer in host pages registered with the
- * GPU, the scene's arrays in pinned memory, the kernel and copy phases of the first frame (the
- * bands: bands.cuh), the steady-state frames of --frames N, and the frees, every phase timed. What
- * a stage's tree needs is its build's (frame.cuh: frame_resources, host_scene, upload_scene;
- * build_tree.cuh: allocate_tree, build_tree, free_tree). A tree built on the host
- * (TREE_BUILT_ON_HOST) is built before the upload; one built on the GPU, after. */
+/* The host half of chapter 4's stages: the host buffers (the 8-bit frame buffer in 2 MiB pages,
+ * registered with CUDA; the scene in pinned memory), the scene's upload, the kernel and copy
+ * phases of the first frame, the steady-state frames of --frames N, and the frees, every phase
+ * timed. What a stage changes, it defines in its own parts before this one (frame.cuh):
+ *   struct frame_resources          what a frame needs that outlives it
+ *   prepare_frame()                 what the frame takes from the scene, on the host
+ *   allocate_frame(), free_frame()  the device allocation and device free phases
+ * and (bands.cuh) launch_bands() and wait_for_copies(), the launches and copies of one frame.
+ * From stage 22 on, the spheres go to global memory and a tree is built over them every frame:
+ * on the host before the upload (build_tree_on_host(), upload_tree(), free_tree_on_host()) or on
+ * the GPU after it (build_tree()); the hooks of the other place do nothing (build_tree.cuh). */
 
-extern "C" const struct stage_info stage_info = {
-    SCENE_MAX_SPHERES,
-    "the scene format's limit",
-    32, 8,
-    0, /* no --rays-per-thread */
-    BLOCK_THREADS_MAX, /* __launch_bounds__: --block up to 256 threads */
-};
+/* The scene into global memory, and the tree where the host built it (an interactive renderer
+ * would change them between frames); returns the bytes copied. */
+static size_t upload_scene(const Sphere *spheres, const Light *light, const Camera *camera,
+                           const float4 *geometry, const float4 *from_camera,
+                           const struct frame_resources *frame, int sphere_count)
+{
+    const size_t n = (size_t)sphere_count;
+    CUDA_CHECK(cudaMemcpy((void *)frame->scene.spheres, spheres, n * sizeof(Sphere),
+                          cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy((void *)frame->scene.geometry, geometry, n * sizeof(float4),
+                          cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy((void *)frame->scene.from_camera, from_camera, n * sizeof(float4),
+                          cudaMemcpyHostToDevice));
+    const size_t tree_bytes = upload_tree(frame);
+    CUDA_CHECK(cudaMemcpyToSymbol(constant_light, light, sizeof(Light)));
+    CUDA_CHECK(cudaMemcpyToSymbol(constant_camera, camera, sizeof(Camera)));
+    return n * (sizeof(Sphere) + 2 * sizeof(float4)) + tree_bytes + sizeof(Light) +
+           sizeof(Camera);
+}
 
 extern "C" void stage_render(struct render_job *job)
 {
@@ -20,7 +37,7 @@ extern "C" void stage_render(struct render_job *job)
     int width = job->width, height = job->height;
     size_t pixels = (size_t)width * (size_t)height;
     size_t framebuffer_bytes = pixels * 3; /* 8-bit RGB */
-    const size_t n = (size_t)scene->sphere_count;
+    size_t spheres_bytes = (size_t)scene->sphere_count * sizeof(Sphere);
 
     double start = timer_now_us();
     struct frame_resources frame;
@@ -42,10 +59,8 @@ extern "C" void stage_render(struct render_job *job)
     CUDA_CHECK(cudaHostRegister(framebuffer, framebuffer_mapped_bytes, cudaHostRegisterDefault));
     report_part_since(report, PHASE_HOST_ALLOCATION, "host_register", start);
     start = timer_now_us();
-    struct host_scene host = {};
-    host.sphere_count = scene->sphere_count;
-    CUDA_CHECK(cudaMallocHost((void **)&host.spheres, n * sizeof(Sphere)));
-    Sphere *spheres = host.spheres;
+    Sphere *spheres;
+    CUDA_CHECK(cudaMallocHost((void **)&spheres, spheres_bytes));
     for (int s = 0; s < scene->sphere_count; s++) {
         spheres[s].center = float3_from(scene->spheres[s].centre);
         spheres[s].radius = scene->spheres[s].radius;
@@ -62,69 +77,35 @@ extern "C" void stage_render(struct render_job *job)
     CUDA_CHECK(cudaMallocHost((void **)&camera, sizeof(Camera)));
     camera->origin = float3_from(scene->camera);
     camera->background = float3_from(scene->background);
-    camera->background_unit = make_float3(camera->background.x / 255.0f,
-                                          camera->background.y / 255.0f,
-                                          camera->background.z / 255.0f);
-    /* The specular term ks s^32 c must stay under half an ulp of the lighting, which is at least
-     * the ambient term a c (ulp(x) > x / 2^24): s^32 < a / ks / 2^25, taken 4 times smaller, and
-     * 0.97 of it squared for the test's rounding. Below 0.03 the 32nd power is 0 in floats
-     * whatever the scene; that cutoff serves where a / ks is tiny or zero. */
-    double cutoff = 0.03;
-    if (light->specular > 0.0f && light->ambient >= 0x1p-100f * light->specular) {
-        const double derived = pow((double)light->ambient / light->specular * 0x1p-27, 1.0 / 32);
-        cutoff = derived > cutoff ? derived : cutoff;
-    }
-    light->negligible_cosine_squared = (float)(0.97 * cutoff * cutoff);
     /* The per-sphere constants, with the kernel's arithmetic (the host code is built without
      * fused multiply-add too, so each rounds the same). */
-    CUDA_CHECK(cudaMallocHost((void **)&host.geometry, n * sizeof(float4)));
-    CUDA_CHECK(cudaMallocHost((void **)&host.from_camera, n * sizeof(float4)));
+    float4 *geometry, *from_camera;
+    CUDA_CHECK(cudaMallocHost((void **)&geometry, (size_t)scene->sphere_count * sizeof(float4)));
+    CUDA_CHECK(cudaMallocHost((void **)&from_camera, (size_t)scene->sphere_count * sizeof(float4)));
     for (int s = 0; s < scene->sphere_count; s++) {
         const float radius_squared = spheres[s].radius * spheres[s].radius;
         const float3 oc = sub3(camera->origin, spheres[s].center);
-        host.geometry[s] = make_float4(spheres[s].center.x, spheres[s].center.y,
-                                       spheres[s].center.z, radius_squared);
-        host.from_camera[s] = make_float4(oc.x, oc.y, oc.z, dot3(oc, oc) - radius_squared);
+        geometry[s] = make_float4(spheres[s].center.x, spheres[s].center.y, spheres[s].center.z,
+                                  radius_squared);
+        from_camera[s] = make_float4(oc.x, oc.y, oc.z, dot3(oc, oc) - radius_squared);
     }
+    prepare_frame(&frame, scene, light, camera);
     report_phase_since(report, PHASE_HOST_ALLOCATION, start);
 
     start = timer_now_us();
-    CUDA_CHECK(cudaMalloc((void **)&frame.device_framebuffer, framebuffer_bytes));
-    CUDA_CHECK(cudaMalloc((void **)&frame.scene.spheres, n * sizeof(Sphere)));
-    CUDA_CHECK(cudaMalloc((void **)&frame.scene.geometry, n * sizeof(float4)));
-    CUDA_CHECK(cudaMalloc((void **)&frame.scene.from_camera, n * sizeof(float4)));
-    allocate_tree(&frame, scene); /* the tree and its build's buffers */
-    CUDA_CHECK(cudaMalloc((void **)&frame.plane_x, (size_t)width * sizeof(float)));
-    CUDA_CHECK(cudaMalloc((void **)&frame.plane_y, (size_t)height * sizeof(float)));
-    for (int s = 0; s < STREAM_COUNT; s++) {
-        CUDA_CHECK(cudaStreamCreate(&frame.streams[s]));
-    }
-    CUDA_CHECK(cudaStreamCreate(&frame.copy_stream));
-    int device, multiprocessors, blocks_per_multiprocessor;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &blocks_per_multiprocessor, render_kernel, job->block_x * job->block_y, 0));
-    frame.resident_blocks = multiprocessors * blocks_per_multiprocessor;
-    CUDA_CHECK(cudaEventCreate(&frame.bands_start));
-    for (int b = 0; b < BAND_COUNT; b++) {
-        CUDA_CHECK(cudaEventCreate(&frame.band_rendered[b]));
-    }
+    allocate_frame(&frame, job, framebuffer_bytes);
     report_phase_since(report, PHASE_DEVICE_ALLOCATION, start);
 
-#ifdef TREE_BUILT_ON_HOST
-    build_tree(&host, scene, report);
-#endif
+    build_tree_on_host(&frame, scene, report);
     start = timer_now_us();
-    report->bytes_to_device += upload_scene(&host, light, camera, &frame.scene);
+    report->bytes_to_device += upload_scene(spheres, light, camera, geometry, from_camera, &frame,
+                                            scene->sphere_count);
     report_phase_since(report, PHASE_HOST_TO_DEVICE, start);
-#ifndef TREE_BUILT_ON_HOST
     build_tree(&frame, report);
-#endif
 
     dim3 threads(job->block_x, job->block_y);
     start = timer_now_us();
-    int bands = launch_bands(&frame, threads, width, height);
+    int bands = launch_bands(&frame, threads, scene->sphere_count, width, height);
     /* The kernel phase: until the last band is rendered (copies already under way inside it). */
     float kernels_ms = 0;
     for (int b = 0; b < bands; b++) {
@@ -144,22 +125,18 @@ extern "C" void stage_render(struct render_job *job)
     /* Asked after the copies, so that the copy phase does not include it. */
     gpu_kernel_resources(report, (const void *)render_kernel, threads.x * threads.y, 0);
 
-    /* Steady state: frames 2..N reuse everything above, the tree built again each frame; each
-     * is timed whole on the CPU clock. */
+    /* Steady state: frames 2..N reuse everything above; each is timed whole on the CPU clock. */
     if (job->frames > 1) {
         double frames_us = 0, fastest_us = 0;
         struct report steady; /* the builds of frames 2..N are in the frame times, not the phase */
         report_init(&steady, report->stage);
         for (int f = 1; f < job->frames; f++) {
             double frame_start = timer_now_us();
-#ifdef TREE_BUILT_ON_HOST
-            build_tree(&host, scene, &steady);
-#endif
-            upload_scene(&host, light, camera, &frame.scene);
-#ifndef TREE_BUILT_ON_HOST
+            build_tree_on_host(&frame, scene, &steady);
+            upload_scene(spheres, light, camera, geometry, from_camera, &frame,
+                         scene->sphere_count);
             build_tree(&frame, &steady);
-#endif
-            launch_bands(&frame, threads, width, height);
+            launch_bands(&frame, threads, scene->sphere_count, width, height);
             wait_for_copies(&frame);
             double frame_us = timer_now_us() - frame_start;
             frames_us += frame_us;
@@ -171,21 +148,7 @@ extern "C" void stage_render(struct render_job *job)
     }
 
     start = timer_now_us();
-    CUDA_CHECK(cudaFree(frame.device_framebuffer));
-    CUDA_CHECK(cudaFree((void *)frame.scene.spheres));
-    CUDA_CHECK(cudaFree((void *)frame.scene.geometry));
-    CUDA_CHECK(cudaFree((void *)frame.scene.from_camera));
-    free_tree(&frame);
-    CUDA_CHECK(cudaFree(frame.plane_x));
-    CUDA_CHECK(cudaFree(frame.plane_y));
-    for (int s = 0; s < STREAM_COUNT; s++) {
-        CUDA_CHECK(cudaStreamDestroy(frame.streams[s]));
-    }
-    CUDA_CHECK(cudaStreamDestroy(frame.copy_stream));
-    CUDA_CHECK(cudaEventDestroy(frame.bands_start));
-    for (int b = 0; b < BAND_COUNT; b++) {
-        CUDA_CHECK(cudaEventDestroy(frame.band_rendered[b]));
-    }
+    free_frame(&frame);
     report_phase_since(report, PHASE_DEVICE_FREE, start);
 
     render_job_frame_ready_rgb8(job, framebuffer);
@@ -197,13 +160,19 @@ extern "C" void stage_render(struct render_job *job)
     host_pages_unmap(framebuffer, framebuffer_mapped_bytes);
     report_part_since(report, PHASE_HOST_FREE, "host_unmap", start);
     start = timer_now_us();
-    CUDA_CHECK(cudaFreeHost(host.spheres));
+    CUDA_CHECK(cudaFreeHost(spheres));
     CUDA_CHECK(cudaFreeHost(light));
     CUDA_CHECK(cudaFreeHost(camera));
-    CUDA_CHECK(cudaFreeHost(host.geometry));
-    CUDA_CHECK(cudaFreeHost(host.from_camera));
-#ifdef TREE_BUILT_ON_HOST
-    bvh_free(&host.bvh);
-#endif
+    CUDA_CHECK(cudaFreeHost(geometry));
+    CUDA_CHECK(cudaFreeHost(from_camera));
+    free_tree_on_host(&frame);
     report_phase_since(report, PHASE_HOST_FREE, start);
 }
+
+extern "C" const struct stage_info stage_info = {
+    SCENE_MAX_SPHERES,
+    "the scene format's limit",
+    32, 8,
+    0, /* no --rays-per-thread */
+    BLOCK_THREADS_MAX, /* __launch_bounds__: --block up to 256 threads */
+};
