@@ -126,32 +126,36 @@ NVCC_LDFLAGS := $(CCBIN_FLAGS) $(if $(filter 1,$(SANITIZE)),$(foreach f,-fsaniti
 
 # The stages, as their manifests list them (tools/stages: the one reader of stages/*/manifest):
 # the main track (stages/NN-name, side stages NNx-name) and the path-tracing track
-# (stages/pNN-name, pNNx-name; common/pathtrace/SPEC.md). Each stage links its render.cu, its
+# (stages/pNN-name, pNNx-name; SPEC-PATH-TRACING.md). Each stage links its render.cu, its
 # manifest made C (tools/stages c-source), the one main() of every stage and its track's half.
 # STAGES_DIR: another folder of stage folders (the tests' made-up stages; default stages).
 STAGES_DIR ?= stages
 export STAGES_DIR
 STAGES := $(shell tools/stages list main)
 STAGE_BINS := $(addprefix $(BUILD)/,$(STAGES))
-HOST_SOURCES := scene scene_text files options report image png_encode png_deflate png_filter \
-                adler32_combine cpu_reference parallel_rows host_pages bvh \
-                frame_out pathtrace/pt_scene pathtrace/pt_record pathtrace/pt_reference pathtrace/pt_job \
-                pathtrace/pt_bvh
+# common/ by room: runtime/ (what every stage runs on: main(), options, the report, the GPU),
+# image/ (the image files), raytrace/ (the main track: its scene, specification arithmetic, CPU
+# reference, track half, math and chapters' shared parts), pathtrace/ (the path-tracing track's).
+HOST_SOURCES := raytrace/scene runtime/scene_text runtime/files runtime/options runtime/report \
+                image/image image/png_encode image/png_deflate image/png_filter \
+                image/adler32_combine raytrace/cpu_reference runtime/parallel_rows \
+                runtime/host_pages raytrace/bvh image/frame_out pathtrace/pt_scene \
+                pathtrace/pt_record pathtrace/pt_reference pathtrace/pt_job pathtrace/pt_bvh
 HOST_OBJECTS := $(addprefix $(BUILD)/obj/,$(addsuffix .o,$(HOST_SOURCES)))
-STAGE_OBJECTS := $(BUILD)/obj/stage_main.o $(BUILD)/obj/main_track.o $(BUILD)/obj/gpu.o \
-                 $(BUILD)/obj/count_rays.o
+STAGE_OBJECTS := $(BUILD)/obj/runtime/stage_main.o $(BUILD)/obj/raytrace/rt_track.o \
+                 $(BUILD)/obj/runtime/gpu.o $(BUILD)/obj/runtime/count_rays.o
 PT_STAGES := $(shell tools/stages list pt)
 PT_STAGE_BINS := $(addprefix $(BUILD)/,$(PT_STAGES))
 # A stage whose manifest lists --record (a kernel per segment: p01-p07) also builds its kernel
 # benchmark, build/<stage>-bench: the same render.cu, another main (its stage_bench()).
 PT_BENCH_STAGES := $(shell tools/stages list pt --option --record)
 PT_BENCH_BINS := $(addsuffix -bench,$(addprefix $(BUILD)/,$(PT_BENCH_STAGES)))
-PT_STAGE_OBJECTS := $(BUILD)/obj/stage_main.o $(BUILD)/obj/pathtrace/pt_track.o $(BUILD)/obj/gpu.o \
-                    $(BUILD)/obj/count_rays.o
-PT_BENCH_OBJECTS := $(BUILD)/obj/pathtrace/pt_bench_main.o $(BUILD)/obj/gpu.o
+PT_STAGE_OBJECTS := $(BUILD)/obj/runtime/stage_main.o $(BUILD)/obj/pathtrace/pt_track.o \
+                    $(BUILD)/obj/runtime/gpu.o $(BUILD)/obj/runtime/count_rays.o
+PT_BENCH_OBJECTS := $(BUILD)/obj/pathtrace/pt_bench_main.o $(BUILD)/obj/runtime/gpu.o
 TEST_SOURCES := $(sort $(wildcard tests/test_*.c))
 TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SOURCES))
-HEADERS := $(wildcard common/*.h common/pathtrace/*.h)
+HEADERS := $(wildcard common/*/*.h)
 
 .PHONY: all stages tools tests test clean help
 all: stages tools
@@ -170,17 +174,17 @@ $(BUILD)/obj/%.o: common/%.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/obj/count_rays.o: common/count_rays.cu $(HEADERS) $(BUILD)/nvcc-flags.txt
+$(BUILD)/obj/runtime/count_rays.o: common/runtime/count_rays.cu $(HEADERS) $(BUILD)/nvcc-flags.txt
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
 
-# A stage's manifest as C, for its --help and its options (common/stage_manifest.h).
+# A stage's manifest as C, for its --help and its options (common/runtime/stage_manifest.h).
 $(BUILD)/obj/manifests/%.c: $(STAGES_DIR)/%/manifest tools/stages
 	@mkdir -p $(@D)
 	tools/stages c-source $* > $@.tmp && mv $@.tmp $@
 
 .PRECIOUS: $(BUILD)/obj/manifests/%.c
-$(BUILD)/obj/manifests/%.o: $(BUILD)/obj/manifests/%.c common/stage_manifest.h
+$(BUILD)/obj/manifests/%.o: $(BUILD)/obj/manifests/%.c common/runtime/stage_manifest.h
 	$(CC) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/libcommon.a: $(HOST_OBJECTS)
@@ -214,23 +218,23 @@ $(PT_BENCH_BINS): $(BUILD)/%-bench: $(BUILD)/obj/stages/%.o $(BUILD)/obj/manifes
 $(BUILD)/pt-reference: $(BUILD)/obj/pathtrace/pt_reference_main.o $(BUILD)/libcommon.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/cpu-reference: $(BUILD)/obj/cpu_reference_main.o $(BUILD)/libcommon.a
+$(BUILD)/cpu-reference: $(BUILD)/obj/raytrace/cpu_reference_main.o $(BUILD)/libcommon.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 # Stage 20's shared-reciprocal quotient against IEEE division, on a GPU (see its comment).
-$(BUILD)/check-shared-reciprocal: tools/check-shared-reciprocal.cu $(BUILD)/obj/gpu.o $(BUILD)/libcommon.a \
+$(BUILD)/check-shared-reciprocal: tools/lab/check-shared-reciprocal.cu $(BUILD)/obj/runtime/gpu.o $(BUILD)/libcommon.a \
                                   $(HEADERS) $(BUILD)/nvcc-flags.txt
-	$(NVCC) $(NVCCFLAGS) $(NVCC_LDFLAGS) -o $@ $< $(BUILD)/obj/gpu.o $(BUILD)/libcommon.a $(LDLIBS)
+	$(NVCC) $(NVCCFLAGS) $(NVCC_LDFLAGS) -o $@ $< $(BUILD)/obj/runtime/gpu.o $(BUILD)/libcommon.a $(LDLIBS)
 
-$(BUILD)/compare-images: $(BUILD)/obj/compare_images_main.o $(BUILD)/libcommon.a
+$(BUILD)/compare-images: $(BUILD)/obj/image/compare_images_main.o $(BUILD)/libcommon.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 # What an exact walk leaves a ray to test, and its floor on a GPU (tools/walk-work.c; stage 30).
 $(BUILD)/walk-work: tools/walk-work.c $(BUILD)/libcommon.a $(HEADERS)
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libcommon.a $(LDLIBS)
 
-# The PNG encoders timed on one image (tools/png-bench.c; common/png_encode.c has the numbers).
-$(BUILD)/png-bench: tools/png-bench.c $(BUILD)/libcommon.a $(HEADERS)
+# The PNG encoders timed on one image (tools/lab/png-bench.c; common/image/png_encode.c has the numbers).
+$(BUILD)/png-bench: tools/lab/png-bench.c $(BUILD)/libcommon.a $(HEADERS)
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libcommon.a $(LDLIBS)
 
 $(BUILD)/tests/%: tests/%.c tests/test_support.h tests/png_checks.h $(BUILD)/libcommon.a
@@ -330,12 +334,12 @@ FUZZ_DIR ?= build/fuzz
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
               -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Icommon
 
-$(FUZZ_DIR)/scene_fuzzer: fuzz/scene_fuzzer.c common/scene.c common/scene_text.c common/files.c \
+$(FUZZ_DIR)/scene_fuzzer: fuzz/scene_fuzzer.c common/raytrace/scene.c common/runtime/scene_text.c common/runtime/files.c \
                           $(HEADERS)
 	@command -v $(FUZZ_CC) >/dev/null || { echo "make fuzz: $(FUZZ_CC) not found: install clang and libFuzzer (Debian: apt-get install clang libclang-rt-14-dev)" >&2; exit 2; }
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/scene_fuzzer.c common/scene.c common/scene_text.c \
-	    common/files.c -lm
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ fuzz/scene_fuzzer.c common/raytrace/scene.c common/runtime/scene_text.c \
+	    common/runtime/files.c -lm
 
 fuzz-build: $(FUZZ_DIR)/scene_fuzzer
 

@@ -228,7 +228,7 @@ if [[ -n "$hosts" ]]; then
     export RUN_FORWARD RUN_OUT="$out" RUN_SSH="${RUN_SSH:-ssh}"
     status=0
     grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$hosts" |
-        parallel --will-cite -j0 -u "$repo/tools/remote-campaign.sh" {} || status=$?
+        parallel --will-cite -j0 -u "$repo/tools/runner/remote-campaign.sh" {} || status=$?
     update_reports "$out"
     [[ "$status" -eq 0 ]] || { echo "run.sh: $status host(s) failed, see above" >&2; exit 1; }
     exit 0
@@ -237,10 +237,10 @@ fi
 # --- GPUs and build (the GPUs first: without one there is nothing to build for) -----------
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-gpus_spec="$("$repo/tools/pick-gpus.sh" "$gpus_spec" "$tmp/gpus" 2>"$tmp/pick-gpus.err")" \
+gpus_spec="$("$repo/tools/runner/pick-gpus.sh" "$gpus_spec" "$tmp/gpus" 2>"$tmp/pick-gpus.err")" \
     || die "$(cat "$tmp/pick-gpus.err")"
 gpu_name="$(head -n1 "$tmp/gpus" | awk -F', *' '{ print $2 }')"
-slug="$("$repo/tools/slug.sh" "$gpu_name")"
+slug="$("$repo/tools/runner/slug.sh" "$gpu_name")"
 ngpus="$(wc -l <"$tmp/gpus")"
 if [[ "$build" -eq 1 ]]; then make -j"$(nproc)" || die "make failed"; fi
 
@@ -256,12 +256,12 @@ header='order,run,stage,host,gpu,gpu_uuid,width,height,spheres,block,host_memory
 mkdir -p "$dir"
 # A new runs.csv, or with --resume the one there (runs.csv.gz unpacked), its failed runs set apart
 # to be run again.
-offset="$("$repo/tools/open-runs.sh" "$dir" "$header" "$resume" "${header%,image}" 2>"$tmp/open-runs.err")" \
+offset="$("$repo/tools/runner/open-runs.sh" "$dir" "$header" "$resume" "${header%,image}" 2>"$tmp/open-runs.err")" \
     || die "$(cat "$tmp/open-runs.err")"
 # However run.sh ends from here on, runs.csv is closed into runs.csv.gz (below, when the timing
 # ends; on an error, by this trap).
-trap 'rm -rf "$tmp"; "$repo/tools/close-runs.sh" "$dir" || true' EXIT
-"$repo/tools/env-info.sh" "$tmp/gpus" "$command_line" "$resume" >>"$dir/env.txt"
+trap 'rm -rf "$tmp"; "$repo/tools/runner/close-runs.sh" "$dir" || true' EXIT
+"$repo/tools/runner/env-info.sh" "$tmp/gpus" "$command_line" "$resume" >>"$dir/env.txt"
 cp "$bin_dir"/*.resources.txt "$dir/" 2>/dev/null || true
 
 # --- verification ------------------------------------------------------------------------
@@ -270,7 +270,7 @@ if [[ "$verify" -eq 1 ]]; then
     first_gpu="$(head -n1 "$tmp/gpus" | cut -d, -f1)"
     # Each track against its own reference, made once: the main track on scenes/quick.scene
     # against build/cpu-reference, the path-tracing track on scenes/pt-quick.scene against
-    # build/pt-reference with the estimator the stage's manifest names (common/pathtrace/SPEC.md
+    # build/pt-reference with the estimator the stage's manifest names (SPEC-PATH-TRACING.md
     # section 6), one reference image per estimator; bit for bit unless the manifest's
     # max-differing-percent allows more.
     main_count=0 pt_count=0
@@ -326,7 +326,7 @@ fi
 # --- timing ------------------------------------------------------------------------------
 # A job is a run of a stage in one configuration: without an image ('-'), and once more writing
 # each format of its manifest's campaign-image, interleaved with the others.
-"$repo/tools/runs-file.sh" --rows "$dir" | awk -F',' 'NR > 1 && $15 == "ok" { print $3 " " ($16 == "" ? "-" : $16) " " $2 }' |
+"$repo/tools/runner/runs-file.sh" --rows "$dir" | awk -F',' 'NR > 1 && $15 == "ok" { print $3 " " ($16 == "" ? "-" : $16) " " $2 }' |
     sort -u >"$tmp/done"
 : >"$tmp/jobs"
 order="$offset" timed=0
@@ -350,20 +350,20 @@ if [[ "$RUN_TOTAL" -gt 0 ]]; then
     [[ "$timed" -ne ${#stages[@]} ]] || configurations="${#stages[@]} stage(s)"
     echo "run.sh: timing $configurations x $runs runs ($RUN_TOTAL to do) on $ngpus x $gpu_name into $dir" >&2
     parallel --will-cite -j "$ngpus" --joblog "+$dir/joblog.txt" --colsep ' ' \
-        RUN_IMAGE='{4}' "$repo/tools/run-one.sh" '{%}' '{1}' '{2}' '{3}' <"$tmp/jobs" || true
+        RUN_IMAGE='{4}' "$repo/tools/runner/run-one.sh" '{%}' '{1}' '{2}' '{3}' <"$tmp/jobs" || true
 fi
 trap - INT TERM
 rm -rf "$dir"/.tmp.* "$dir/.progress"
 # The campaign has ended (or was interrupted): its runs.csv becomes runs.csv.gz, the form kept
 # (under the runs' lock, which close-runs.sh then removes).
 status=0
-"$repo/tools/close-runs.sh" "$dir" || status=1
-runs_file="$("$repo/tools/runs-file.sh" "$dir")"
+"$repo/tools/runner/close-runs.sh" "$dir" || status=1
+runs_file="$("$repo/tools/runner/runs-file.sh" "$dir")"
 
 # --- reports (python3 is there: tools/install-deps.sh saw to it) ------------------------
 plot_reports "$dir" "$out"
 update_reports "$out"
-failed_runs="$("$repo/tools/runs-file.sh" --rows "$dir" | awk -F',' -v o="$offset" 'NR > 1 && $15 == "failed" && $1 > o {
+failed_runs="$("$repo/tools/runner/runs-file.sh" --rows "$dir" | awk -F',' -v o="$offset" 'NR > 1 && $15 == "failed" && $1 > o {
     printf "  %s%s run %s: %s\n", $3, ($16 == "" ? "" : " (" $16 ")"), $2, $13 }')"
 if [[ -n "$failed_runs" ]]; then
     echo "run.sh: these runs failed (logs in $dir/logs/):" >&2; echo "$failed_runs" >&2; status=1

@@ -1,4 +1,4 @@
-/* libFuzzer target for the scene parser (common/scene.c): every byte string must either parse
+/* libFuzzer target for the scene parser (common/raytrace/scene.c): every byte string must either parse
  * into a scene that keeps the parser's promises, or be refused with one line of error text.
  * Never a crash, a leak, an overflow or undefined behaviour (built with address and undefined
  * sanitizers by `make fuzz`; the seed corpus is the .scene files of scenes/ and tests/bad-scenes/). */
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scene.h"
+#include "raytrace/scene.h"
 
 static int finite3(struct spec_vec3 v)
 {

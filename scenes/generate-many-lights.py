@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes scenes/pt-many-lights.scene: the path-tracing benchmark with 256 small lamps.
 
-The scene of stages p08b, p08c and p08d (seed 003's many lights, common/pathtrace/SPEC.md
+The scene of stages p08b, p08c and p08d (seed 003's many lights, SPEC-PATH-TRACING.md
 section 6): scenes/pt-benchmark.scene's ground and 18 small spheres without its two lamps, and
 256 light spheres of radius 0.03 scattered above and among the rows, each a different colour.
 Their emissions are scaled so that the lamps together emit what the benchmark's two did (the
@@ -77,7 +77,7 @@ def lamps():
 
 
 def main():
-    print("# The path-tracing benchmark with many lamps (seed 003, common/pathtrace/SPEC.md section 6),")
+    print("# The path-tracing benchmark with many lamps (seed 003, SPEC-PATH-TRACING.md section 6),")
     print("# written by scenes/generate-many-lights.py: scenes/pt-benchmark.scene without its two")
     print(f"# lamps, plus {LIGHTS} light spheres of radius {RADIUS} above and among the rows, together")
     print("# as bright as the two lamps were; the sky at 20% of the benchmark's.")

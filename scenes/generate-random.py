@@ -10,7 +10,7 @@ as the count grows (the spheres' total volume stays the same). Deterministic: th
 --seed give the same file on every machine (Python's random.Random, Mersenne Twister, whose
 random() sequence Python keeps stable across versions).
 
-With --path-tracing it writes the path-tracing track's kind of scene (common/pathtrace/SPEC.md)
+With --path-tracing it writes the path-tracing track's kind of scene (SPEC-PATH-TRACING.md)
 at the same places: scenes/pt-benchmark.scene's sky, floor and two lamps, 1024x1024 at 2 samples
 a pixel unless --size and --samples say otherwise, and each random sphere a random material
 (diffuse 70%, metal 10%, mirror 10%, glass 10%), the scenes the path tracer's hierarchy stage
@@ -47,7 +47,7 @@ def main(argv):
     ap.add_argument("--size", default=None,
                     help="image size WxH (default 8192x8192; with --path-tracing 1024x1024)")
     ap.add_argument("--path-tracing", action="store_true",
-                    help="a scene of the path-tracing track (common/pathtrace/SPEC.md)")
+                    help="a scene of the path-tracing track (SPEC-PATH-TRACING.md)")
     ap.add_argument("--samples", type=int, default=2,
                     help="with --path-tracing: samples a pixel (default 2)")
     args = ap.parse_args(argv[1:])

@@ -11,8 +11,8 @@
 
 #include <stb_image.h>
 
-#include "image.h"
-#include "png_filter.h"
+#include "image/image.h"
+#include "image/png_filter.h"
 
 static uint32_t naive_adler32(uint32_t adler, const unsigned char *data, size_t bytes)
 {

@@ -11,7 +11,7 @@
 #include <limits.h>
 #include <sys/stat.h>
 
-#include "scene.h"
+#include "raytrace/scene.h"
 #include "test_support.h"
 
 #define TABLE_PATH "tests/bad_inputs.tsv"

@@ -1,4 +1,4 @@
-/* The bounding volume hierarchy (common/bvh.c, common/spec_bvh.h) against SPEC.md's loops over
+/* The bounding volume hierarchy (common/raytrace/bvh.c, common/raytrace/spec_bvh.h) against SPEC.md's loops over
  * every sphere, which stay the definition: the same nearest hit (ties to the first sphere in file
  * order) and the same shadows on random rays and random scenes (overlapping and coincident
  * spheres, rays that graze a sphere, origins inside spheres, radii from 0.001 to 10,000), the
@@ -10,11 +10,11 @@
 
 #include <math.h>
 
-#include "bvh.h"
-#include "cpu_reference.h"
+#include "raytrace/bvh.h"
+#include "raytrace/cpu_reference.h"
 #include "pathtrace/pt_bvh.h"
 #include "pathtrace/pt_reference.h"
-#include "report.h"
+#include "runtime/report.h"
 
 /* A small deterministic generator (xorshift64*), so every run tests the same cases. */
 static unsigned long long rng_state;

@@ -171,7 +171,7 @@ static void the_committed_campaigns_are_gzipped(void **state)
     r = run_shell("git ls-files --cached -- results | grep -E '(^|/)runs\\.csv$' | "
                   "while read -r f; do if [ -e \"$f\" ]; then echo \"$f\"; fi; done");
     if (r->out[0])
-        fail_msg("git tracks runs.csv files, to be committed gzipped (tools/close-runs.sh):\n%.2000s", r->out);
+        fail_msg("git tracks runs.csv files, to be committed gzipped (tools/runner/close-runs.sh):\n%.2000s", r->out);
 }
 
 int main(void)

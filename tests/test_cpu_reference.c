@@ -2,7 +2,7 @@
  * (tests/golden/derive_spot_pixels.py) and a committed golden image. */
 #include "test_support.h"
 
-#include "cpu_reference.h"
+#include "raytrace/cpu_reference.h"
 
 struct spot {
     int i, j;

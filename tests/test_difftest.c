@@ -18,7 +18,7 @@
 #include <math.h>
 
 #include "pathtrace/pt_scene.h"
-#include "scene.h"
+#include "raytrace/scene.h"
 
 #define SEEDS 200    /* scenes of each track the GPU-free tests check */
 #define GPU_SEEDS 24 /* seeds make test runs through every stage on a GPU */

@@ -1,10 +1,10 @@
-/* tools/fetch-debian-cuda.sh, which CI uses to build every stage with CUDA 11.8 and 12.4, without
+/* tools/lab/fetch-debian-cuda.sh, which CI uses to build every stage with CUDA 11.8 and 12.4, without
  * the network: its arguments, a folder already fetched is reused (the path of its nvcc printed,
  * nothing downloaded), and a machine without apt-get is told so in one line naming the version.
  * The download itself runs in CI (.ci/run). Run from the repository root. */
 #include "test_support.h"
 
-#define TOOL "tools/fetch-debian-cuda.sh"
+#define TOOL "tools/lab/fetch-debian-cuda.sh"
 
 static void arguments(void **state)
 {
@@ -12,7 +12,7 @@ static void arguments(void **state)
     struct command_result *r = run_shell(TOOL " 10.1 /tmp/x");
     assert_int_equal(r->exit_code, 2);
     assert_string_equal(r->err, "fetch-debian-cuda: no Debian CUDA '10.1': 11.8 or 12.4 (usage: "
-                                "tools/fetch-debian-cuda.sh 11.8|12.4 DIR)\n");
+                                "tools/lab/fetch-debian-cuda.sh 11.8|12.4 DIR)\n");
     r = run_shell(TOOL " 11.8");
     assert_int_equal(r->exit_code, 2);
     assert_non_null(strstr(r->err, "CUDA 11.8: name one folder"));
@@ -20,7 +20,7 @@ static void arguments(void **state)
     assert_int_equal(r->exit_code, 2);
     r = run_shell(TOOL " --help");
     assert_int_equal(r->exit_code, 0);
-    assert_non_null(strstr(r->out, "usage: tools/fetch-debian-cuda.sh 11.8|12.4 DIR"));
+    assert_non_null(strstr(r->out, "usage: tools/lab/fetch-debian-cuda.sh 11.8|12.4 DIR"));
     assert_non_null(strstr(r->out, "NVCC_CCBIN=g++-11"));
 }
 

@@ -77,14 +77,14 @@ static void no_compiled_python_and_runnable_scripts(void **state)
 
 /* Every script, those people run and those run.sh and the tools call, answers --help with its
  * usage (two lines at least: what it does and how it is called) on stdout and status 0, before
- * it looks for a GPU, a campaign or its arguments (tools/header-help.sh, which the helpers source
+ * it looks for a GPU, a campaign or its arguments (tools/runner/header-help.sh, which the helpers source
  * to do so, is not run itself). */
 static void every_script_answers_help(void **state)
 {
     (void)state;
     struct command_result *r = run_shell(
         "for s in ./run.sh tools/stages tools/*.sh tools/*.py; do "
-        "  [ $s = tools/header-help.sh ] && continue; "
+        "  [ $s = tools/runner/header-help.sh ] && continue; "
         "  case $s in *.py) cmd=\"python3 $s\" ;; *) cmd=$s ;; esac; "
         "  out=$(RUN_NVIDIA_SMI=false NVIDIA_SMI=false timeout 60 $cmd --help </dev/null "
         "        2>/dev/null); rc=$?; "

@@ -4,7 +4,7 @@
  * (build/NNx-name, e.g. 07c-unified-memory) are all covered. */
 #include "test_support.h"
 
-#include "cpu_reference.h"
+#include "raytrace/cpu_reference.h"
 
 #define MAX_STAGES 64
 

@@ -5,7 +5,7 @@
 
 #include <sys/stat.h>
 
-#include "image.h"
+#include "image/image.h"
 
 static void channels_are_truncated_toward_zero(void **state)
 {

@@ -159,7 +159,7 @@ static void a_new_stage_is_a_folder_with_a_manifest(void **state)
         fail_msg("make -n of the new stage: %s", r->out);
     assert_non_null(strstr(r->out, "/22-my-lesson/render.cu"));
     assert_non_null(strstr(r->out, "tools/stages c-source 22-my-lesson"));
-    assert_non_null(strstr(r->out, "main_track.o"));
+    assert_non_null(strstr(r->out, "raytrace/rt_track.o"));
     /* Its manifest as C: quotes and backslashes escaped. */
     r = run_shell("STAGES_DIR='%s' " READER " c-source 22", dir);
     assert_int_equal(r->exit_code, 0);
@@ -242,14 +242,14 @@ static void headers_name_the_stage_they_build_on(void **state)
         fail_msg("%s", r->out);
 }
 
-/* The profile metrics a manifest names are rows of the profile summary (tools/profile_summary.py
+/* The profile metrics a manifest names are rows of the profile summary (tools/runner/profile_summary.py
  * FIELDS): update_readmes.py puts those rows of a stage's profile in bold, and a misspelt key
  * would leave the lesson unmarked without a word. */
 static void profile_metrics_are_known(void **state)
 {
     (void)state;
     struct command_result *r = run_shell(
-        "python3 -c \"import sys; sys.path.insert(0, 'tools'); import profile_summary as ps, summarize as sm; "
+        "python3 -c \"import sys; sys.path.insert(0, 'tools/runner'); import profile_summary as ps, summarize as sm; "
         "known = {k for k, *_ in ps.FIELDS}; "
         "bad = [(s, k) for s, m in sm.manifests().items() for k in m['profile-metrics'].split() if k not in known]; "
         "print(bad or ''); sys.exit(1 if bad else 0)\"");

@@ -1,10 +1,10 @@
 /* The command line shared by every stage. */
 #include "test_support.h"
 
-#include "options.h"
+#include "runtime/options.h"
 
-/* What a program accepts, as common/stage_main.c builds it: every stage's options, its track's
- * (common/main_track.c, common/pathtrace/pt_track.c) and its manifest's. */
+/* What a program accepts, as common/runtime/stage_main.c builds it: every stage's options, its track's
+ * (common/raytrace/rt_track.c, common/pathtrace/pt_track.c) and its manifest's. */
 #define GPU_STAGE OPTIONS_GPU
 #define BLOCK_STAGE OPTIONS_GPU " --block"
 #define RAYS_STAGE OPTIONS_GPU " --block --rays-per-thread"
@@ -300,7 +300,7 @@ static void manifest_options_are_known(void **state)
         assert_non_null(tab);
         for (char *word = strtok(tab + 1, " \t\n"); word; word = strtok(NULL, " \t\n")) {
             if (!options_known(word))
-                fail_msg("%.*s's manifest names option '%s', which common/options.c does not know",
+                fail_msg("%.*s's manifest names option '%s', which common/runtime/options.c does not know",
                          (int)(tab - line), line, word);
             ++named;
         }

@@ -1,4 +1,4 @@
-/* The parallel PNG encoder (common/png_encode.c and its parts) against decoders that share no
+/* The parallel PNG encoder (common/image/png_encode.c and its parts) against decoders that share no
  * code with it: the test's own chunk walker, CRC-32, Adler-32 and unfiltering, stb_image's
  * inflate and PNG decoder, and Python's zlib and Pillow (tests/png_check.py). Sizes from 1x1 to
  * 8192x8192, odd widths, more threads than rows, every filter, IDATs cut small; and the errors:
@@ -15,9 +15,9 @@
 #include <isa-l/igzip_lib.h>
 #include <stb_image.h>
 
-#include "adler32_combine.h"
-#include "image.h"
-#include "png_encode.h"
+#include "image/adler32_combine.h"
+#include "image/image.h"
+#include "image/png_encode.h"
 
 #include "png_checks.h"
 

@@ -1,11 +1,11 @@
-/* Tests of tools/profile.sh (`make profile`) and tools/profile_summary.py that need no GPU: the
+/* Tests of tools/profile.sh (`make profile`) and tools/runner/profile_summary.py that need no GPU: the
  * arguments, a missing ncu, a missing GPU (one line, exit status 2), the whole run with a fake
  * ncu that replays a committed report's raw metrics (which files it writes, which launch and
  * scene it asks for), and the summary of a committed profile. Run from the repository root. */
 #include "test_support.h"
 
 #define TOOL "tools/profile.sh"
-#define SUMMARY "python3 tools/profile_summary.py"
+#define SUMMARY "python3 tools/runner/profile_summary.py"
 #define COMMITTED "results/reference/nvidia-h100-80gb-hbm3/profiles/"
 
 /* An error: exit status 2, nothing on stdout, one line on stderr that contains needle. */

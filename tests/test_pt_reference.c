@@ -1,4 +1,4 @@
-/* The path-tracing track's CPU reference and its arithmetic (common/pathtrace/SPEC.md,
+/* The path-tracing track's CPU reference and its arithmetic (SPEC-PATH-TRACING.md,
  * pt_math.h, pt_reservoirs.h): the committed golden images of scenes/pt-quick.scene, one per
  * estimator (tests/golden/pt-quick.png, pt-quick-nee.png, pt-quick-light-pool.png,
  * pt-quick-reservoirs.png, written by build/pt-reference --estimator NAME), the ray counts,
@@ -10,7 +10,7 @@
 
 #include <math.h>
 
-#include "image.h"
+#include "image/image.h"
 #include "pathtrace/pt_reference.h"
 #include "pathtrace/pt_reservoirs.h"
 #include "pathtrace/pt_scene.h"

@@ -1,18 +1,18 @@
-/* The path-tracing scene parser (common/pathtrace/SPEC.md section 1): the committed scenes load
+/* The path-tracing scene parser (SPEC-PATH-TRACING.md section 1): the committed scenes load
  * with the values in their files, every material parses, and every kind of bad file gets a
- * message naming file, line and what is wrong. It shares its lexical layer (common/scene_text.c)
+ * message naming file, line and what is wrong. It shares its lexical layer (common/runtime/scene_text.c)
  * with the main chain's parser, and neither takes the other's scenes. */
 #include "test_support.h"
 
 #include "pathtrace/pt_scene.h"
-#include "scene.h"
+#include "raytrace/scene.h"
 
 /* Five lines: a sphere after it is on line 6. */
 #define PT_HEADER "size 64 48\ncamera 0 0 1\nsky 0.2 0.3 0.6\nsamples 4\nmax_depth 8\n"
 #define GOOD_SPHERE "sphere 1 0 0 -3 diffuse 0.5 0.5 0.5\n"
 #define MAIN_CHAIN_HINT                                                                           \
     " (a main-chain keyword, SPEC.md: path-tracing scenes have size, camera, sky, samples, "      \
-    "max_depth and sphere, common/pathtrace/SPEC.md)"
+    "max_depth and sphere, SPEC-PATH-TRACING.md)"
 
 static int parse(const char *text, struct pt_scene *scene, char *error)
 {

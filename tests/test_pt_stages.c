@@ -8,7 +8,7 @@
  * checks run anyway). Run from the repository root. */
 #include "test_support.h"
 
-#include "image.h"
+#include "image/image.h"
 #include "pathtrace/pt_reference.h"
 #include "pathtrace/pt_reservoirs.h" /* PT_ESTIMATOR_RESERVOIRS, PT_ALL_ESTIMATORS */
 #include "pathtrace/pt_scene.h"

@@ -3,7 +3,7 @@
 
 #include <time.h>
 
-#include "report.h"
+#include "runtime/report.h"
 
 static struct report sample(void)
 {

@@ -125,7 +125,7 @@ static int teardown(void **state) {
     } while (0)
 
 /* The rows of the campaign's runs.csv.gz in a test's folder, the file a campaign leaves when it
- * ends, finished or interrupted (tools/close-runs.sh), at the start of a pipeline: ROWS "awk ...",
+ * ends, finished or interrupted (tools/runner/close-runs.sh), at the start of a pipeline: ROWS "awk ...",
  * the test's folder the first argument. Without a runs.csv.gz there are no rows. */
 #define RUNS_GZ "'%s/results/fake-gpu/runs.csv.gz'"
 #define ROWS "zcat " RUNS_GZ " | "
@@ -267,7 +267,7 @@ static void test_statistics_by_hand(void **state) {
     assert_int_equal(sh("grep -qx '01-base,total,us,5,2610,2510,353.553,2310,3210' '%s/results/fake-gpu/summary.csv'",
                         f->dir), 0);
     /* The module itself, on the same series. */
-    assert_int_equal(sh("cd '%s/tools' && python3 -c \"import summarize as s; r = s.stats([100, 200, 300, 400, 1000]); "
+    assert_int_equal(sh("cd '%s/tools/runner' && python3 -c \"import summarize as s; r = s.stats([100, 200, 300, 400, 1000]); "
                         "assert r == {'n': 5, 'mean': 400, 'median': 300, 'std': 125000 ** 0.5, 'min': 100, 'max': 1000}, r\"",
                         repo), 0);
     /* Stages as rows: host alloc., device alloc., HtoD, kernel, DtoH, device free, host free, total. */
@@ -1236,7 +1236,7 @@ static void add_fake_estimator_stage(const fixture *f, const char *name, const c
     write_script(f, name, text);
 }
 
-/* A stage of another estimator (stages p08b-p08d, common/pathtrace/SPEC.md section 6) is
+/* A stage of another estimator (stages p08b-p08d, SPEC-PATH-TRACING.md section 6) is
  * verified against build/pt-reference --estimator NAME, the one its manifest names: one reference
  * image per estimator, made once; a nee stage that renders the path estimator's picture fails. */
 static void test_pt_stage_verified_against_its_estimator(void **state) {
@@ -1283,7 +1283,7 @@ static void test_pt_stage_verified_against_its_estimator(void **state) {
     assert_int_equal(sh_num(ROWS "awk -F, '$3 == \"p08b-next-event\"' | wc -l", d), 0);
 }
 
-/* tools/summarize.py on a campaign with path-tracing rows (tests/fixtures/pt-runs.csv, as a live
+/* tools/runner/summarize.py on a campaign with path-tracing rows (tests/fixtures/pt-runs.csv, as a live
  * runs.csv, and gzipped as a committed runs.csv.gz for update_readmes.py: 01-base
  * and p01, p02, p05, p05a, p06 over three runs, rays/s medians 100, 200, 400, 300 and 800
  * million): the track's tables come after the main chain's, whose rows do not change. */
@@ -1292,7 +1292,7 @@ static void test_pt_summary_tables(void **state) {
     fixture *f = *state;
     const char *d = f->dir;
     assert_int_equal(sh("mkdir -p '%s/results/fake-gpu' && cp tests/fixtures/pt-runs.csv '%s/results/fake-gpu/runs.csv'", d, d), 0);
-    assert_int_equal(sh("python3 tools/summarize.py '%s/results/fake-gpu'", d), 0);
+    assert_int_equal(sh("python3 tools/runner/summarize.py '%s/results/fake-gpu'", d), 0);
     const char *md = "results/fake-gpu/summary.md";
     /* Speed-up by rays/s median: p02 over p01; p05 over p02 (the chain); p05a over its parent
      * p05; p06 over p05 (the chain, not the side stage p05a); p06 reports no frame_copy. */
@@ -1324,7 +1324,7 @@ static void test_pt_summary_tables(void **state) {
     add_manifests(f->stages, "p01-base p02-no-device-malloc p05-soa-samples p05a-split-channels p06-device-accumulation");
     /* The stage model, from the manifests in STAGES_DIR: the main chain, its side stages, then the
      * path-tracing track; a stage without a manifest there counts as the main chain's, last. */
-    assert_int_equal(sh("cd tools && python3 -c \"import summarize as s; s.STAGES_DIR = '%s'; "
+    assert_int_equal(sh("cd tools/runner && python3 -c \"import summarize as s; s.STAGES_DIR = '%s'; "
                         "r = s.ordered_stages({'zz-old', 'p05a-split-channels', '99-gone', 'p01-base', '01-base', 'p05-soa-samples'}); "
                         "assert r == ['01-base', '99-gone', 'zz-old', 'p01-base', 'p05-soa-samples', 'p05a-split-channels'], r\"",
                         f->stages), 0);
@@ -1569,7 +1569,7 @@ static void test_default_output_leaves_tracked_files_unchanged(void **state) {
     }
 }
 
-/* tools/supersede-runs.sh: the named stages' runs leave runs.csv.gz for superseded-runs.csv.gz
+/* tools/lab/supersede-runs.sh: the named stages' runs leave runs.csv.gz for superseded-runs.csv.gz
  * (the header once, each call appended), the others stay, written back as gzip -9 -n writes them;
  * a campaign cut off before it could close (a live runs.csv) has its runs.csv edited instead; a
  * resumed campaign times them again from run 1; a bad spec or folder is refused with one line and
@@ -1583,7 +1583,7 @@ static void test_supersede_runs(void **state) {
 #define GPU_ROWS "zcat '%s/%s/runs.csv.gz' | "
     assert_int_equal(sh_num(GPU_ROWS "awk -F, '$12 == \"total\"' | wc -l", f->dir, gpu), 6);
 #define SUPERSEDE(args) \
-    sh("cd '%s' && STAGES_DIR='%s' '%s/tools/supersede-runs.sh' %s >'%s/out' 2>'%s/err'", f->dir, f->stages, repo, \
+    sh("cd '%s' && STAGES_DIR='%s' '%s/tools/lab/supersede-runs.sh' %s >'%s/out' 2>'%s/err'", f->dir, f->stages, repo, \
        args, f->dir, f->dir)
     char args[256];
     snprintf(args, sizeof args, "%s 2", gpu);

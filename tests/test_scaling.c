@@ -88,7 +88,7 @@ static int teardown(void **state) {
     } while (0)
 
 /* The rows of the campaign's runs.csv.gz in a test's folder (what a scaling campaign leaves when
- * it ends, finished or interrupted: tools/close-runs.sh), at the start of a pipeline: ROWS "awk
+ * it ends, finished or interrupted: tools/runner/close-runs.sh), at the start of a pipeline: ROWS "awk
  * ...", the test's folder the first argument; the live runs.csv, which the runs go to while the
  * campaign runs; and verify.txt. */
 #define RUNS_GZ "'%s/results/fake-gpu/scaling/runs.csv.gz'"
@@ -142,7 +142,7 @@ static void test_interleaved_runs_and_scene_column(void **state) {
     /* env.txt and the joblog: the GPU, the command, the scenes; a line per timed run. */
     assert_int_equal(sh("grep -q '^gpu: 0, Fake GPU' '%s/results/fake-gpu/scaling/env.txt' && "
                         "grep -q '^scene: s200 = %s/s200.scene (200 spheres)$' '%s/results/fake-gpu/scaling/env.txt'", d, d, d), 0);
-    assert_int_equal(sh_num("grep -c 'tools/run-one.sh 1 ' '%s/results/fake-gpu/scaling/joblog.txt'", d), 16);
+    assert_int_equal(sh_num("grep -c 'tools/runner/run-one.sh 1 ' '%s/results/fake-gpu/scaling/joblog.txt'", d), 16);
     /* A campaign of its own: results/<gpu>/runs.csv.gz (run.sh's) is not written. Its own runs
      * are closed: runs.csv.gz, gzip -9 -n of its rows, and no runs.csv. */
     assert_int_equal(sh("test ! -e '%s/results/fake-gpu/runs.csv' && test ! -e '%s/results/fake-gpu/runs.csv.gz'", d, d), 0);
@@ -425,7 +425,7 @@ static void test_summary_of_known_values(void **state) {
     assert_int_equal(sh("grep -qF '| 22-bvh | s50 | 50 | 3 | 0.300 | 0.201 | 0.265 | 0.101 | 0.601 | 0.050 | 0.050 | 0.000 | "
                         "0.050 | 0.050 | 48.970 | 48.870 | 0.265 | 48.770 | 49.270 |' '%s/%s'", d, md), 0);
     /* The module, on the same runs. */
-    assert_int_equal(sh("cd '%s/tools' && python3 -c \"import summarize as s; "
+    assert_int_equal(sh("cd '%s/tools/runner' && python3 -c \"import summarize as s; "
                         "import runs_file; folder = '%s/results/fake-gpu/scaling'; "
                         "assert runs_file.runs_path(folder) == folder + '/runs.csv.gz', runs_file.runs_path(folder); "
                         "x = s.scaling_summarize(s.load_folder_runs(folder))[('22-bvh', 's50')]; "

@@ -4,7 +4,7 @@
 
 #include "test_support.h"
 
-#include "scene.h"
+#include "raytrace/scene.h"
 
 #define VALID_HEADER                                                                              \
     "size 64 48\ncamera 0 0 1\nbackground 94 156 255\nlight 1 1 1\nlight_colour 1 1 1\n"          \

@@ -160,7 +160,7 @@ static void a_shown_program_compiles_to_the_stage_code(void **state)
 static void stages_keep_to_their_sizes(void **state)
 {
     (void)state;
-    struct command_result *r = run_shell("tools/stage-sizes.sh");
+    struct command_result *r = run_shell("tools/lab/stage-sizes.sh");
     assert_int_equal(r->exit_code, 0);
     static char table[TEST_OUTPUT_BYTES];
     snprintf(table, sizeof table, "%s", r->out);
@@ -190,7 +190,7 @@ static void stages_keep_to_their_sizes(void **state)
         fail_msg("stages/ and common/ hold %ld lines of source together (at most 33,000)", total);
 }
 
-/* results/reference/sass-identity.tsv (tools/sass-identity.sh): a line for every stage, whose
+/* results/reference/sass-identity.tsv (tools/lab/sass-identity.sh): a line for every stage, whose
  * device code and image are identical to the revision before the layout, or changed with a reason. */
 static void the_identity_record_names_every_stage(void **state)
 {

@@ -22,8 +22,8 @@
 
 #include <cmocka.h>
 
-#include "image.h"
-#include "spec_trace.h"
+#include "image/image.h"
+#include "raytrace/spec_trace.h"
 
 static inline void test_read_file(const char *path, char *buffer, size_t size);
 

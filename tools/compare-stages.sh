@@ -3,11 +3,11 @@
 # BUILD_DIR), and prints for each stage how many pixels differ from the CPU reference and from
 # stage 01 (the goal is 0 and 0). Side stages are compared too. The path-tracing stages render
 # PT_SCENE and are compared with build/pt-reference's image made with the estimator their
-# manifest names (common/pathtrace/SPEC.md section 6) and with the first stage of that estimator.
+# manifest names (SPEC-PATH-TRACING.md section 6) and with the first stage of that estimator.
 # usage: tools/compare-stages.sh [SCENE] [BUILD_DIR] [PT_SCENE]
 #        (default scenes/benchmark.scene, build, scenes/pt-benchmark.scene)
 set -euo pipefail
-. "$(dirname "${BASH_SOURCE[0]}")/header-help.sh" "$@"
+. "$(dirname "${BASH_SOURCE[0]}")/runner/header-help.sh" "$@"
 case ${1:-} in
     -*) echo "compare-stages: unknown option '$1' (usage: tools/compare-stages.sh [SCENE] [BUILD_DIR] [PT_SCENE])" >&2; exit 2 ;;
 esac

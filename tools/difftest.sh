@@ -37,7 +37,7 @@ cd "$repo"
 export STAGES_DIR="${STAGES_DIR:-$repo/stages}"
 seed_spec=1-24 stage_spec='' jobs="$(nproc)" keep=results/local/difftest/failed
 bin_dir="${BUILD:-build}" timeout_s=120
-. "$(dirname "${BASH_SOURCE[0]}")/header-help.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/runner/header-help.sh"
 usage() { header_help "${BASH_SOURCE[0]}"; }
 die() { echo "difftest: $1" >&2; exit 2; }
 say() { echo "difftest: $*"; }

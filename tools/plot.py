@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Plots of a campaign folder (its runs: runs.csv.gz, or the live runs.csv of a campaign that has
-not ended; tools/runs_file.py). The main track (the main chain, then the side stages after a gap,
+not ended; tools/runner/runs_file.py). The main track (the main chain, then the side stages after a gap,
 hatched and labelled):
   phases.png  top: the study's Figure 3, mean phase times stacked per stage (linear, ms);
               bottom: total and kernel per stage on a log axis (median, min-max whiskers), so
@@ -19,7 +19,7 @@ results/local/ beside the committed campaigns in results/reference/):
 With --scaling FOLDER (a scaling campaign, tools/scaling.sh: RESULTS/GPU-SLUG/scaling; the
 path-tracing track's, tools/scaling.sh --track pt: RESULTS/GPU-SLUG/pt-scaling):
   FOLDER/summary.csv, FOLDER/summary.md  a row per (stage, scene): spheres, runs, and the mean,
-              median, std, min and max of kernel_events, build and total (tools/summarize.py;
+              median, std, min and max of kernel_events, build and total (tools/runner/summarize.py;
               written with or without matplotlib); a path-tracing campaign's also rays per
               second (summary.md: a table of its medians against the scenes, and a column)
   FOLDER/scaling.png  kernel time (CUDA events; the path tracer's render loop) against the
@@ -36,7 +36,7 @@ import math
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "runner"))
 import runs_file  # noqa: E402
 import summarize as sm  # noqa: E402
 

@@ -61,7 +61,8 @@ stage=$(STAGES_DIR=$stages_dir STAGES_PROGRAM=profile "$tools_dir/stages" resolv
     fail "$stage is a path-tracing stage, which has no render_kernel: tools/profile.sh profiles the main track's stages only (ncu on build/$stage --scene scenes/pt-quick.scene directly)"
 bands=0
 # The whole program (its render.cu and the parts it includes: tools/stage-show.sh).
-"$tools_dir/stage-show.sh" --stages "$stages_dir" "$stage" | grep -q 'BAND_COUNT' && bands=1
+program=$("$tools_dir/stage-show.sh" --stages "$stages_dir" "$stage") || exit 2
+[[ $program != *BAND_COUNT* ]] || bands=1
 if [ -z "$scene" ]; then
     if [ $bands -eq 1 ]; then scene=scenes/benchmark.scene; else scene=scenes/quick.scene; fi
 fi
@@ -85,9 +86,9 @@ fi
 gpu=$("${NVIDIA_SMI:-nvidia-smi}" --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1 || true)
 [ -n "$gpu" ] || fail "no GPU: ${NVIDIA_SMI:-nvidia-smi} lists none, and Nsight Compute profiles a GPU's kernels"
 if [ $reference -eq 1 ]; then
-    out=results/reference/$("$tools_dir/slug.sh" "$gpu")/profiles
+    out=results/reference/$("$tools_dir/runner/slug.sh" "$gpu")/profiles
 fi
-out=${out:-results/local/$("$tools_dir/slug.sh" "$gpu")/profiles}
+out=${out:-results/local/$("$tools_dir/runner/slug.sh" "$gpu")/profiles}
 mkdir -p "$out" || fail "cannot create '$out'"
 
 log=$(mktemp)
@@ -117,7 +118,7 @@ if [ ! -s "$report.ncu-rep" ]; then
 fi
 gzip -9 --keep --force "$report.ncu-rep"
 "$ncu" --import "$report.ncu-rep" --page raw --csv >"$report.raw.csv"
-python3 "$tools_dir/profile_summary.py" "$report.raw.csv" \
+python3 "$tools_dir/runner/profile_summary.py" "$report.raw.csv" \
     --title "$stage on $gpu: $scene, launch $launch of render_kernel (ncu $("$ncu" --version | tail -n 1 | awk '{print $2}'))" \
     | tee "$report.profile.txt"
 echo "profile: report $report.ncu-rep (ncu-ui, or ncu -i; the repository keeps $report.ncu-rep.gz), raw metrics $report.raw.csv" >&2

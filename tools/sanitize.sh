@@ -48,7 +48,7 @@
 #              stage that uploads uninitialised *host* memory (stages 04/05 allocate the frame
 #              buffer without initialising it) is not flagged, and need not be.
 #   synccheck  __syncthreads() in divergent code and other invalid barrier use.
-. "$(dirname "${BASH_SOURCE[0]}")/header-help.sh" "$@"
+. "$(dirname "${BASH_SOURCE[0]}")/runner/header-help.sh" "$@"
 set -uo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -77,7 +77,7 @@ if [[ -z "$gpu_name" ]]; then
     say "skipped: no NVIDIA GPU here (nvidia-smi lists none); compute-sanitizer needs one"
     exit 0
 fi
-slug="$("$repo/tools/slug.sh" "$gpu_name")"
+slug="$("$repo/tools/runner/slug.sh" "$gpu_name")"
 
 sanitizer="${COMPUTE_SANITIZER:-}"
 if [[ -z "$sanitizer" ]]; then

@@ -17,11 +17,11 @@
 # names), compared by build/compare-images. A stage that refuses a scene because it
 # holds too few spheres (stage 21 holds at most 1,024; p12 too) is skipped on that scene, not failed. Then
 # the runs are interleaved as in a campaign (run 1 of every stage on every scene, then run 2, ...),
-# one process per run, one run per GPU at a time (GNU parallel), each tools/run-one.sh rendering
+# one process per run, one run per GPU at a time (GNU parallel), each tools/runner/run-one.sh rendering
 # one frame (not the manifest's campaign-args: RUN_ONE_FRAME=1); the rows go to
 # OUT/<gpu-slug>/scaling/runs.csv (--track pt: OUT/<gpu-slug>/pt-scaling/runs.csv; the campaign's
 # first 15 columns and `scene`), compressed into runs.csv.gz when the campaign ends or is
-# interrupted (tools/close-runs.sh; --resume unpacks it again), and python3 tools/plot.py
+# interrupted (tools/runner/close-runs.sh; --resume unpacks it again), and python3 tools/plot.py
 # --scaling writes summary.csv, summary.md and scaling.png (kernel time against sphere count,
 # log-log) beside it. With --reference,
 # python3 tools/update_readmes.py then fills the <!-- scaling:begin --> blocks of the stage
@@ -216,10 +216,10 @@ INSTALL_DEPS_SKIP_STB="$skip_stb" "$repo/tools/install-deps.sh" run || exit 2
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-gpus_spec="$("$repo/tools/pick-gpus.sh" "$gpus_spec" "$tmp/gpus" 2>"$tmp/pick-gpus.err")" \
+gpus_spec="$("$repo/tools/runner/pick-gpus.sh" "$gpus_spec" "$tmp/gpus" 2>"$tmp/pick-gpus.err")" \
     || die "$(cat "$tmp/pick-gpus.err")"
 gpu_name="$(head -n1 "$tmp/gpus" | awk -F', *' '{ print $2 }')"
-slug="$("$repo/tools/slug.sh" "$gpu_name")"
+slug="$("$repo/tools/runner/slug.sh" "$gpu_name")"
 ngpus="$(wc -l <"$tmp/gpus")"
 if [[ "$build" -eq 1 ]]; then make -j"$(nproc)" >&2 || die "make failed"; fi
 
@@ -260,12 +260,12 @@ header='order,run,stage,host,gpu,gpu_uuid,width,height,spheres,block,host_memory
 mkdir -p "$dir"
 # A new runs.csv, or with --resume the one there (runs.csv.gz unpacked), its failed runs set apart
 # to be run again.
-offset="$("$repo/tools/open-runs.sh" "$dir" "$header" "$resume" 2>"$tmp/open-runs.err")" \
+offset="$("$repo/tools/runner/open-runs.sh" "$dir" "$header" "$resume" 2>"$tmp/open-runs.err")" \
     || die "$(cat "$tmp/open-runs.err")"
 # However the campaign ends from here on, runs.csv is closed into runs.csv.gz (below, when the
 # timing ends; on an error, by this trap).
-trap 'rm -rf "$tmp"; "$repo/tools/close-runs.sh" "$dir" || true' EXIT
-{ "$repo/tools/env-info.sh" "$tmp/gpus" "$command_line" "$resume"
+trap 'rm -rf "$tmp"; "$repo/tools/runner/close-runs.sh" "$dir" || true' EXIT
+{ "$repo/tools/runner/env-info.sh" "$tmp/gpus" "$command_line" "$resume"
   for i in "${!scene_files[@]}"; do
       echo "scene: ${scene_names[i]} = ${scene_files[i]} ($(grep -c '^sphere' "${scene_files[i]}" || true) spheres)"
   done; } >>"$dir/env.txt"
@@ -345,7 +345,7 @@ done
 
 # --- timing: run-major (run 1 of every stage on every scene, then run 2, ...) ---------------
 declare -A done_ok=()
-while read -r key; do done_ok["$key"]=1; done < <("$repo/tools/runs-file.sh" --rows "$dir" |
+while read -r key; do done_ok["$key"]=1; done < <("$repo/tools/runner/runs-file.sh" --rows "$dir" |
     awk -F',' 'NR > 1 && $15 == "ok" { print $3 " " $16 " " $2 }')
 : >"$tmp/jobs"
 order="$offset"
@@ -368,22 +368,22 @@ trap 'interrupted=1' INT TERM
 if [[ "$RUN_TOTAL" -gt 0 ]]; then
     echo "scaling: timing ${#timed[@]} (stage, scene) pair(s) x $runs runs ($RUN_TOTAL to do) on $ngpus x $gpu_name into $dir" >&2
     parallel --will-cite -j "$ngpus" --joblog "+$dir/joblog.txt" --colsep '\t' \
-        "$repo/tools/run-one.sh" '{%}' '{1}' '{2}' '{3}' '{4}' '{5}' <"$tmp/jobs" || true
+        "$repo/tools/runner/run-one.sh" '{%}' '{1}' '{2}' '{3}' '{4}' '{5}' <"$tmp/jobs" || true
 fi
 trap - INT TERM
 rm -rf "$dir"/.tmp.* "$dir/.progress"
 # The campaign has ended (or was interrupted): its runs.csv becomes runs.csv.gz, the form kept
 # (under the runs' lock, which close-runs.sh then removes).
 status=0
-"$repo/tools/close-runs.sh" "$dir" || status=1
-runs_file="$("$repo/tools/runs-file.sh" "$dir")"
+"$repo/tools/runner/close-runs.sh" "$dir" || status=1
+runs_file="$("$repo/tools/runner/runs-file.sh" "$dir")"
 
 # --- summaries, the plot, and (--reference) the READMEs' tables --------------------------
 python3 "$repo/tools/plot.py" --scaling "$dir" || echo "scaling: the summary or the plot failed" >&2
 if [[ "$reference" -eq 1 ]]; then
     python3 "$repo/tools/update_readmes.py" --results "$out" || echo "scaling: README update failed" >&2
 fi
-failed_runs="$("$repo/tools/runs-file.sh" --rows "$dir" | awk -F',' -v o="$offset" 'NR > 1 && $15 == "failed" && $1 > o {
+failed_runs="$("$repo/tools/runner/runs-file.sh" --rows "$dir" | awk -F',' -v o="$offset" 'NR > 1 && $15 == "failed" && $1 > o {
     printf "  %s on %s run %s: %s\n", $3, $16, $2, $13 }')"
 if [[ -n "$failed_runs" ]]; then
     echo "scaling: these runs failed (logs in $dir/logs/):" >&2; echo "$failed_runs" >&2; status=1

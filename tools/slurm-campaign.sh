@@ -9,7 +9,7 @@
 # runs ./run.sh --hosts FILE with the run.sh options after "--", and RUN_SSH set to this script's
 # --as-ssh mode. So each node gets a copy of the repository, builds it, runs run.sh on its own
 # GPUs (one GNU parallel slot per GPU) and sends its results/<gpu-slug>/ back into run.sh's
-# results folder, exactly as with ssh (tools/remote-campaign.sh).
+# results folder, exactly as with ssh (tools/runner/remote-campaign.sh).
 #
 # --as-ssh HOST COMMAND... (internal, what GNU parallel calls as its ssh command): runs COMMAND
 # on HOST as one srun step of the job (--nodes=1 --ntasks=1 --nodelist=HOST), in HOST's work
@@ -120,10 +120,10 @@ for arg in ${run_args[@]+"${run_args[@]}"}; do
 done
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
-if [[ ! -x "$repo/run.sh" || ! -f "$repo/tools/remote-campaign.sh" ]]; then
+if [[ ! -x "$repo/run.sh" || ! -f "$repo/tools/runner/remote-campaign.sh" ]]; then
     # sbatch runs a copy of this script kept by Slurm: the job's folder is the repository.
     repo="$(pwd -P)"
-    [[ -x "$repo/run.sh" && -f "$repo/tools/remote-campaign.sh" ]] \
+    [[ -x "$repo/run.sh" && -f "$repo/tools/runner/remote-campaign.sh" ]] \
         || die "cannot find the repository (no run.sh beside this script, nor in $repo)"
 fi
 [[ -n "$work" ]] || bad_usage "--work needs a folder (HOME is unset)"

@@ -13,7 +13,7 @@
 # Exit status as diff's: 0 the same, 1 they differ, 2 an error (one line on stderr).
 set -euo pipefail
 tools_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-. "$tools_dir/header-help.sh"
+. "$tools_dir/runner/header-help.sh"
 
 fail() { echo "stage-diff: $*" >&2; exit 2; }
 

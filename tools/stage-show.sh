@@ -2,7 +2,7 @@
 # Prints one stage as one whole program: its render.cu with every part it includes (its own, an
 # earlier stage's, common's: tools/stages parts) written out in place, each between two lines that
 # name its file. The result compiles as it stands (nvcc -Icommon) to the stage's own device code;
-# the library headers (.h: gpu.h, stage.h, ...) stay #included. Needs no GPU and no nvcc.
+# the library headers (.h: runtime/gpu.h, raytrace/rt_stage.h, ...) stay #included. Needs no GPU and no nvcc.
 #
 # usage: tools/stage-show.sh [--stages DIR] [--bare] [--map FILE] STAGE   (make show STAGE=31)
 #   STAGE         a stage id (7, 07, 7a, p5a) or a folder name
@@ -14,7 +14,7 @@
 # Exit status: 0; 2 with one line on stderr for an unknown stage or a part not found.
 set -euo pipefail
 tools_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-. "$tools_dir/header-help.sh"
+. "$tools_dir/runner/header-help.sh"
 fail() { echo "stage-show: $*" >&2; exit 2; }
 
 stages_dir=''

@@ -7,7 +7,7 @@
 #
 # The values are interleaved (run 1 of every value, then run 2, ...) so that drift of the machine
 # spreads over all of them, one process per run, one run at a time on one GPU; each run is
-# tools/run-one.sh, as in a campaign (its manifest's campaign-args included, so the numbers compare
+# tools/runner/run-one.sh, as in a campaign (its manifest's campaign-args included, so the numbers compare
 # with the campaign's). The rows go to OUT/<gpu-slug>/sweeps/<stage>--<option>.csv (runs.csv's first 15
 # columns and `variant`, the value), which is replaced: OUT is results/local (ignored by git) unless
 # --reference refreshes the course's results/reference. A stage is timed on scenes/benchmark.scene
@@ -161,7 +161,7 @@ awk -F', *' -v i="$gpu" '$1 == i' "$tmp/all-gpus" >"$tmp/gpus"
 [[ -s "$tmp/gpus" ]] || die "--gpu $gpu: nvidia-smi lists no such GPU"
 gpu_name="$(awk -F', *' '{ print $2; exit }' "$tmp/gpus")"
 gpu_uuid="$(awk -F', *' '{ print $3; exit }' "$tmp/gpus")"
-slug="$("$repo/tools/slug.sh" "$gpu_name")"
+slug="$("$repo/tools/runner/slug.sh" "$gpu_name")"
 
 mkdir -p "$out"
 dir="$(cd "$out" && pwd)/$slug/sweeps"
@@ -183,7 +183,7 @@ for ((run = 1; run <= runs; run++)); do
     for value in "${values[@]}"; do
         order=$((order + 1))
         RUN_STAGE_ARGS="$option $value" RUN_VARIANT="$value" \
-            "$repo/tools/run-one.sh" 1 "$order" "$run" "$stage" || failed=$((failed + 1))
+            "$repo/tools/runner/run-one.sh" 1 "$order" "$run" "$stage" || failed=$((failed + 1))
     done
 done
 rm -f "$dir/.progress" "$dir/.lock"

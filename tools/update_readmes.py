@@ -29,7 +29,7 @@ campaigns, a column per GPU and stage, each against the first. Files without the
 left alone.
 
 A campaign folder's runs are runs.csv.gz once its campaign has ended, runs.csv while it runs (or
-after it was cut off): tools/runs_file.py reads either, runs.csv first.
+after it was cut off): tools/runner/runs_file.py reads either, runs.csv first.
 
 A user's runs (./run.sh without --reference: results/local/) get only their summaries and
 DIR/README.md, which puts each of their GPUs beside the reference GPUs (--results-only
@@ -51,7 +51,7 @@ import os
 import re
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "runner"))
 import runs_file  # noqa: E402
 import summarize as sm  # noqa: E402
 import profile_summary as ps  # noqa: E402

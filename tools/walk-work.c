@@ -6,7 +6,7 @@
  * It traces the rays of one pixel in N across and one row in N down (default 16) of a WxH frame
  * (default the scene's size), as SPEC.md section 2 does (a primary ray; on a hit a shadow ray and a
  * reflection; a shadow ray where the reflection hits), through the CPU reference's tree
- * (common/bvh.c: binned surface area heuristic, leaves of up to SPEC_BVH_LEAF_SPHERES spheres)
+ * (common/raytrace/bvh.c: binned surface area heuristic, leaves of up to SPEC_BVH_LEAF_SPHERES spheres)
  * with the chapter's best walk: the cone box test (stage 27), both children's boxes tested from
  * the parent (stage 25), the nearer entered child first and the farther skipped once the hit is
  * nearer (stage 24), shadow rays ending at the first blocker. Every answer is checked against
@@ -33,9 +33,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bvh.h"
-#include "options.h"
-#include "scene.h"
+#include "raytrace/bvh.h"
+#include "runtime/options.h"
+#include "raytrace/scene.h"
 
 static const char *const program = "walk-work";
 
@@ -537,7 +537,7 @@ int main(int argc, char **argv)
      * variants) would print a wrong label: refuse it. */
     if (largest_leaf > SPEC_BVH_LEAF_SPHERES) {
         fprintf(stderr, "%s: error: the tree has a leaf of %d spheres, more than this program's "
-                        "SPEC_BVH_LEAF_SPHERES (%d): build it and common/bvh.c alike\n",
+                        "SPEC_BVH_LEAF_SPHERES (%d): build it and common/raytrace/bvh.c alike\n",
                 program, largest_leaf, SPEC_BVH_LEAF_SPHERES);
         free(widened);
         bvh_free(&reference_tree);

@@ -1,11 +1,11 @@
-/* The path tracer's scenes in a bounding volume hierarchy: the main track's (common/bvh.c, built
+/* The path tracer's scenes in a bounding volume hierarchy: the main track's (common/raytrace/bvh.c, built
  * on the host by the surface area heuristic) over the path tracer's spheres. pt_closest_hit
  * walks it when a world carries one (pt_math.h). */
 #ifndef PT_BVH_H
 #define PT_BVH_H
 
-#include "bvh.h"
-#include "cpu_reference.h" /* CPU_REFERENCE_BVH_FROM */
+#include "raytrace/bvh.h"
+#include "raytrace/cpu_reference.h" /* CPU_REFERENCE_BVH_FROM */
 #include "pathtrace/pt_math.h"
 
 #ifdef __cplusplus

@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "frame_out.h"
-#include "gpu.h"
-#include "image.h"
+#include "image/frame_out.h"
+#include "runtime/gpu.h"
+#include "image/image.h"
 #include "pathtrace/pt_stage.h"
 
 void pt_render_job_sums_ready(struct pt_render_job *job, const unsigned long long *sums)

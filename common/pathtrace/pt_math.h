@@ -1,5 +1,5 @@
 /*
- * The path tracer's arithmetic (common/pathtrace/SPEC.md), once: the random numbers, the camera,
+ * The path tracer's arithmetic (SPEC-PATH-TRACING.md), once: the random numbers, the camera,
  * a ray against a sphere, what each material does with a ray, and how a sample becomes part of
  * a pixel. The CPU reference (gcc) and every stage of the path-tracing track (nvcc) call these
  * functions, so they round alike everywhere; what the stages change is where the data lives and
@@ -12,7 +12,7 @@
 #ifndef PT_MATH_H
 #define PT_MATH_H
 
-#include "spec_trace.h" /* struct spec_vec3 and its operations */
+#include "raytrace/spec_trace.h" /* struct spec_vec3 and its operations */
 
 #ifdef __CUDACC__
 #define PT_FN static inline __host__ __device__
@@ -311,7 +311,7 @@ PT_FN int pt_closest_hit_in_order(const struct pt_world *world, struct spec_vec3
 }
 
 /* pt_closest_hit_in_order's answer through world->bvh, by the main track's two rules
- * (common/spec_bvh.h): a candidate wins on (t, index), whatever order the tree meets the spheres
+ * (common/raytrace/spec_bvh.h): a candidate wins on (t, index), whatever order the tree meets the spheres
  * in, and a box is skipped only when no sphere inside it can pass pt_sphere_hit's rounded test
  * before the best t so far. pt_sphere_hit's discriminant is spec_intersect's divided by 4, which
  * is exact, so the same widening (SPEC_BVH_REACH) bounds where it can report a hit, and a hit it

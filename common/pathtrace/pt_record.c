@@ -6,8 +6,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "files.h"
-#include "scene.h"
+#include "runtime/files.h"
+#include "raytrace/scene.h"
 
 #define MAGIC "pt-record 1\n"
 #define MAX_PATH_BYTES 4096

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "parallel_rows.h"
+#include "runtime/parallel_rows.h"
 #include "pathtrace/pt_bvh.h"
 #include "pathtrace/pt_reservoirs.h"
 

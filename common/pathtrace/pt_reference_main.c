@@ -1,14 +1,14 @@
 /* build/pt-reference: renders a path-tracing scene on the CPU, the image every stage of the
- * track is checked against (common/pathtrace/SPEC.md), with the estimator the stage names
+ * track is checked against (SPEC-PATH-TRACING.md), with the estimator the stage names
  * (--estimator path, nee, light-pool or reservoirs; section 6). */
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "image.h"
-#include "options.h"
+#include "image/image.h"
+#include "runtime/options.h"
 #include "pathtrace/pt_reference.h"
 #include "pathtrace/pt_reservoirs.h" /* PT_ESTIMATOR_RESERVOIRS */
-#include "report.h"
+#include "runtime/report.h"
 
 static const char *const program = "pt-reference";
 

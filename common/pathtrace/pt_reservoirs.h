@@ -1,5 +1,5 @@
 /*
- * Reservoirs (common/pathtrace/SPEC.md section 6, "reservoirs"): seed 003's ReSTIR lesson.
+ * Reservoirs (SPEC-PATH-TRACING.md section 6, "reservoirs"): seed 003's ReSTIR lesson.
  * Next-event estimation at the camera ray's diffuse hit keeps its reservoir (the sample it chose
  * among nee's candidates, the sum of their weights and how many it stands for) in per-pixel
  * buffers, structures of arrays in memory, and merges into it the reservoir the pixel ended the
@@ -26,7 +26,7 @@ extern "C" {
 
 /* The estimator of this file, numbered after pt_math.h's. PT_ESTIMATORS counts those, which
  * make one sample at a time (pt_trace_sample_with); this one renders frame by frame, pass by
- * pass: the CPU reference (pt_reference.c), the GPU ray count (common/count_rays.cu) and stage
+ * pass: the CPU reference (pt_reference.c), the GPU ray count (common/runtime/count_rays.cu) and stage
  * p08e-reservoirs call the passes below themselves. */
 enum pt_frame_estimator { PT_ESTIMATOR_RESERVOIRS = PT_ESTIMATORS, PT_ALL_ESTIMATORS };
 

@@ -1,10 +1,10 @@
-/* Path-tracing scene files (common/pathtrace/SPEC.md section 1): the lexical rules of SPEC.md
- * section 1 (common/scene_text.c) with the track's keywords and materials. */
+/* Path-tracing scene files (SPEC-PATH-TRACING.md section 1): the lexical rules of SPEC.md
+ * section 1 (common/runtime/scene_text.c) with the track's keywords and materials. */
 #include "pathtrace/pt_scene.h"
 
 #include "pathtrace/pt_reservoirs.h" /* PT_ALL_ESTIMATORS */
-#include "scene.h" /* SCENE_MAX_SIDE, scene_check_size, SCENE_ERROR_BYTES */
-#include "scene_text.h"
+#include "raytrace/scene.h" /* SCENE_MAX_SIDE, scene_check_size, SCENE_ERROR_BYTES */
+#include "runtime/scene_text.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -205,7 +205,7 @@ static int unknown_keyword(const struct scene_text_reader *p, const char *keywor
             return scene_text_fail(p,
                                    "unknown keyword '%s' (a main-chain keyword, SPEC.md: "
                                    "path-tracing scenes have size, camera, sky, samples, "
-                                   "max_depth and sphere, common/pathtrace/SPEC.md)",
+                                   "max_depth and sphere, SPEC-PATH-TRACING.md)",
                                    keyword);
     return scene_text_fail(p, "unknown keyword '%.40s'", keyword);
 }
@@ -275,7 +275,7 @@ static int parse_line(const struct scene_text_reader *p, int count, char **token
     return 0;
 }
 
-/* The light spheres, once, for next-event estimation (common/pathtrace/SPEC.md section 6). */
+/* The light spheres, once, for next-event estimation (SPEC-PATH-TRACING.md section 6). */
 static int list_lights(struct pt_scene *scene)
 {
     int count = 0;

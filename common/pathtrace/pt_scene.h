@@ -1,5 +1,5 @@
 /* Path-tracing scene files: the scene-file format of SPEC.md with the keywords of
- * common/pathtrace/SPEC.md (materials, lights, sky, samples, depth). */
+ * SPEC-PATH-TRACING.md (materials, lights, sky, samples, depth). */
 #ifndef PT_SCENE_H
 #define PT_SCENE_H
 

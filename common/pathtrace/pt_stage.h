@@ -1,19 +1,19 @@
 /* A stage of the path-tracing track: its render.cu defines stage_info (stage_info.h),
  * stage_render() and, where its manifest lists --record (a kernel per segment), stage_bench();
  * everything around them (options, scene, checks, the report, the image, the kernel benchmark's
- * files) is common/stage_main.c with the track's half, common/pathtrace/pt_track.c, and
+ * files) is common/runtime/stage_main.c with the track's half, common/pathtrace/pt_track.c, and
  * common/pathtrace/. */
 #ifndef PT_STAGE_H
 #define PT_STAGE_H
 
 #include <stddef.h>
 
-#include "cuda_check.h"
-#include "options.h"
+#include "runtime/cuda_check.h"
+#include "runtime/options.h"
 #include "pathtrace/pt_record.h"
 #include "pathtrace/pt_scene.h"
-#include "report.h"
-#include "stage_info.h"
+#include "runtime/report.h"
+#include "runtime/stage_info.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "count_rays.h"
+#include "runtime/count_rays.h"
 #include "pathtrace/pt_reference.h" /* pt_reference_pixel_bytes */
 #include "pathtrace/pt_stage.h"
-#include "track.h"
+#include "runtime/track.h"
 
 /* Generous bounds of what a stage holds per pixel, for the checks before anything is
  * allocated: the sums (24 B) and a frame of samples on the host; rays, hits, samples and sums
@@ -59,7 +59,7 @@ struct track_run *track_prepare(const struct options *options, struct report *re
     struct track_run *run = &the_run;
     run->estimator = pt_estimator_from_name(stage_manifest.estimator);
     /* Every estimator of SPEC.md section 6, reservoirs (pathtrace/pt_reservoirs.h) included:
-     * the GPU ray count (common/count_rays.cu) knows them all. */
+     * the GPU ray count (common/runtime/count_rays.cu) knows them all. */
     if (run->estimator < 0) {
         snprintf(error, error_size, "stages/%s/manifest names estimator '%s', which is none of "
                  "path, nee, light-pool or reservoirs", stage_manifest.name,

@@ -6,15 +6,15 @@
  * sphere before the closest is chosen, shadow loops that test every sphere, 16x16 threads per
  * block, and a float RGB frame buffer that is allocated and initialised pixel by pixel on the
  * host and uploaded before the kernel runs. The spheres, the light and the camera sit in global
- * memory. Every phase is timed (common/stage_main.c prints the report).
+ * memory. Every phase is timed (common/runtime/stage_main.c prints the report).
  *
  * The first stage of the main track: it builds on nothing, and every later stage changes one
  * thing in it. SPEC.md fixes the scene and the arithmetic that every stage keeps.
  */
 #include <math.h>
 
-#include "gpu.h"
-#include "stage.h"
+#include "runtime/gpu.h"
+#include "raytrace/rt_stage.h"
 
 #define MAX_SPHERES 512 /* the size of the per-thread distance array */
 

@@ -87,7 +87,7 @@ __host__ __device__ Vec3f vec3f_cap(Vec3f v)
     return vec3f_make(f_min(v.x, 1.0f), f_min(v.y, 1.0f), f_min(v.z, 1.0f));
 }
 
-/* A point or colour of the parsed scene (common/scene.h) as a Vec3f, on the host. */
+/* A point or colour of the parsed scene (common/raytrace/scene.h) as a Vec3f, on the host. */
 static Vec3f vec3f_from(struct spec_vec3 v)
 {
     return vec3f_make(v.x, v.y, v.z);

@@ -12,8 +12,8 @@
  *
  * Builds on 01-base.
  */
-#include "gpu.h"
-#include "stage.h"
+#include "runtime/gpu.h"
+#include "raytrace/rt_stage.h"
 
 #include "../01-base/rt_math.cuh"
 #include "intersect.cuh"

@@ -7,8 +7,8 @@
  *
  * Builds on 02-static-registers.
  */
-#include "gpu.h"
-#include "stage.h"
+#include "runtime/gpu.h"
+#include "raytrace/rt_stage.h"
 
 #include "../01-base/rt_math.cuh"
 #include "../02-static-registers/intersect.cuh"

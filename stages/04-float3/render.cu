@@ -10,8 +10,8 @@
  *
  * Builds on 03-block-size.
  */
-#include "gpu.h"
-#include "stage.h"
+#include "runtime/gpu.h"
+#include "raytrace/rt_stage.h"
 
 #include "raytrace/rt_math.cuh"
 #include "intersect.cuh"

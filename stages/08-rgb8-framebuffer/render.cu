@@ -8,8 +8,8 @@
  *
  * Builds on 07-shared-spheres.
  */
-#include "gpu.h"
-#include "stage.h"
+#include "runtime/gpu.h"
+#include "raytrace/rt_stage.h"
 
 #include "raytrace/rt_math.cuh"
 #include "../04-float3/intersect.cuh"

@@ -4,7 +4,7 @@
  *
  * cudaMallocHost allocates, zeroes and pins the frame buffer page by page (4 KiB pages) on one
  * CPU thread, and cudaFreeHost undoes it the same way: most of stage 08's time. Here the frame
- * buffer is mapped by the stage itself (common/host_pages.c): anonymous memory advised to use
+ * buffer is mapped by the stage itself (common/runtime/host_pages.c): anonymous memory advised to use
  * 2 MiB pages (512 times fewer pages to fault, pin and map), its first touch spread over every
  * CPU core, then cudaHostRegister pins it so the copy still runs as DMA from page-locked memory.
  * Each step is timed as a part of its phase.
@@ -14,9 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "gpu.h"
-#include "host_pages.h"
-#include "stage.h"
+#include "runtime/gpu.h"
+#include "runtime/host_pages.h"
+#include "raytrace/rt_stage.h"
 
 #include "raytrace/rt_math.cuh"
 #include "../04-float3/intersect.cuh"

@@ -17,9 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "gpu.h"
-#include "host_pages.h"
-#include "stage.h"
+#include "runtime/gpu.h"
+#include "runtime/host_pages.h"
+#include "raytrace/rt_stage.h"
 
 #define BAND_COUNT 16  /* bands of rows, each its own kernel launch and copy */
 #define STREAM_COUNT 4 /* band b goes to stream b % STREAM_COUNT */

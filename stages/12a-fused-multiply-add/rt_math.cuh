@@ -1,6 +1,6 @@
 /* Stage 12a's math: common/raytrace/rt_math.cuh with the dot product fused: two of its three
  * multiplications in fmaf(), each rounded once with its addition. */
-#include "scene.h"
+#include "raytrace/scene.h"
 
 #define FAR_PLANE 100.0f
 
@@ -62,7 +62,7 @@ __host__ __device__ inline float3 cap3(float3 v)
     return make_float3(fminf(v.x, 1.0f), fminf(v.y, 1.0f), fminf(v.z, 1.0f));
 }
 
-/* A point or colour of the parsed scene (common/scene.h) as a float3, on the host. */
+/* A point or colour of the parsed scene (common/raytrace/scene.h) as a float3, on the host. */
 static inline float3 float3_from(struct spec_vec3 v)
 {
     return make_float3(v.x, v.y, v.z);
@@ -70,7 +70,7 @@ static inline float3 float3_from(struct spec_vec3 v)
 
 /* ---- the pixel store of an 8-bit frame buffer (stage 08 on) -------------------------------- */
 
-/* SPEC.md's output rule, as common/image.c applies it on the host: truncation toward zero,
+/* SPEC.md's output rule, as common/image/image.c applies it on the host: truncation toward zero,
  * clamped to 0..255, NaN to 0. */
 __device__ inline unsigned char channel_from_float(float value)
 {

@@ -3,7 +3,7 @@
  * background over 255; normalize3 divides by the length through one refined reciprocal where the
  * division's fast path covers the operands (the same bits as three divisions); channel_from_float
  * clamps with fminf and fmaxf. */
-#include "scene.h"
+#include "raytrace/scene.h"
 
 #define FAR_PLANE 100.0f
 
@@ -87,7 +87,7 @@ __host__ __device__ inline float3 cap3(float3 v)
     return make_float3(fminf(v.x, 1.0f), fminf(v.y, 1.0f), fminf(v.z, 1.0f));
 }
 
-/* A point or colour of the parsed scene (common/scene.h) as a float3, on the host. */
+/* A point or colour of the parsed scene (common/raytrace/scene.h) as a float3, on the host. */
 static inline float3 float3_from(struct spec_vec3 v)
 {
     return make_float3(v.x, v.y, v.z);
@@ -95,7 +95,7 @@ static inline float3 float3_from(struct spec_vec3 v)
 
 /* ---- the pixel store of an 8-bit frame buffer (stage 08 on) -------------------------------- */
 
-/* SPEC.md's output rule, as common/image.c applies it on the host: truncation toward zero,
+/* SPEC.md's output rule, as common/image/image.c applies it on the host: truncation toward zero,
  * clamped to 0..255, NaN to 0 (fmaxf returns the number when the other operand is NaN). */
 __device__ inline unsigned char channel_from_float(float value)
 {

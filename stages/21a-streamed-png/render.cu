@@ -2,7 +2,7 @@
  * Stage 21a, streamed PNG: the file is written while the frame renders.
  *
  * With --output frame.png, stage 21 encodes the PNG once the whole frame is on the host (on every
- * core: row chunks deflated apart, common/png_encode.c), and the user waits for that after the
+ * core: row chunks deflated apart, common/image/png_encode.c), and the user waits for that after the
  * render. But the frame reaches the host in 16 bands, each copied while the next renders: here
  * the encoder starts before the first band (png_stream_start(), its threads waiting), and as each
  * band's copy ends, a host function (cudaLaunchHostFunc, in a stream of its own that waits for
@@ -23,10 +23,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "gpu.h"
-#include "host_pages.h"
-#include "png_encode.h"
-#include "stage.h"
+#include "runtime/gpu.h"
+#include "runtime/host_pages.h"
+#include "image/png_encode.h"
+#include "raytrace/rt_stage.h"
 
 #define BAND_COUNT 16  /* bands of rows, each its own kernel launch and copy */
 #define STREAM_COUNT 4 /* band b's kernel goes to stream b % STREAM_COUNT */

@@ -12,7 +12,7 @@ struct Scene {
 };
 
 /* What the tree's build works in, kept with the frame (frame.cuh): here the hierarchy as the host
- * builds it (common/bvh.c), its nodes and the spheres' order leaf after leaf. */
+ * builds it (common/raytrace/bvh.c), its nodes and the spheres' order leaf after leaf. */
 struct build_buffers {
     struct bvh bvh;
 };

@@ -3,7 +3,7 @@
 /* Walks the tree for a ray (direction d, a = d.d, inverse = 1 / d per component) with a stack of
  * node indices: a node whose box the ray cannot enter before the best t so far is skipped with
  * everything inside (spec_bvh_may_hit widens each box by what rounding can reach: the image's
- * bits rest on it, common/spec_bvh.h); a leaf's spheres are tested. The nearest hit is the
+ * bits rest on it, common/raytrace/spec_bvh.h); a leaf's spheres are tested. The nearest hit is the
  * smallest (t, index), as SPEC.md's loop in file order finds it; a blocker ends the walk. Returns
  * the sphere (or -1) and its t in *distance. Inlined with `what` known, each call keeps only
  * its own branches. */

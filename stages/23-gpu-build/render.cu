@@ -15,7 +15,7 @@
  * The tree is Karras', so its layout is too: n - 1 inner nodes, each with two children that are
  * inner nodes or single spheres (leaves), and no box of its own for a leaf: a leaf is its
  * sphere's test. The walk and its exactness rules are stage 22's: the widened boxes
- * (common/spec_bvh.h) and the nearest hit by (t, index).
+ * (common/raytrace/spec_bvh.h) and the nearest hit by (t, index).
  *
  * Builds on 22-bvh-traversal.
  */
@@ -25,9 +25,9 @@
 
 #include <cub/device/device_radix_sort.cuh>
 
-#include "gpu.h"
-#include "host_pages.h"
-#include "stage.h"
+#include "runtime/gpu.h"
+#include "runtime/host_pages.h"
+#include "raytrace/rt_stage.h"
 
 #include "../20-skipped-work/rt_math.cuh"
 #include "../22-bvh-traversal/constants.cuh"

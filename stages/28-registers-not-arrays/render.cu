@@ -22,9 +22,9 @@
 #include <cub/block/block_scan.cuh>
 #include <cub/device/device_select.cuh>
 
-#include "gpu.h"
-#include "host_pages.h"
-#include "stage.h"
+#include "runtime/gpu.h"
+#include "runtime/host_pages.h"
+#include "raytrace/rt_stage.h"
 
 #include "../20-skipped-work/rt_math.cuh"
 #include "../22-bvh-traversal/constants.cuh"

@@ -9,13 +9,13 @@
  * 000's, allocates its per-thread working record with device-side malloc.
  *
  * The first stage of the path-tracing track: it builds on nothing, and every later stage of the
- * track removes one of these habits. common/pathtrace/SPEC.md fixes the scene, the random numbers
+ * track removes one of these habits. SPEC-PATH-TRACING.md fixes the scene, the random numbers
  * and the arithmetic of a path.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "gpu.h"
+#include "runtime/gpu.h"
 #include "pathtrace/pt_stage.h"
 
 #include "config.cuh"

@@ -5,7 +5,7 @@
  * Until p05 every frame ended with a copy of its colours to the host and a host loop adding
  * them, while the GPU waited; here a small kernel adds each frame's colours to sums in device
  * memory, the frames follow one another without the host in between, and the sums cross the bus
- * once. The sums are integers (common/pathtrace/SPEC.md section 4), so adding them on the GPU
+ * once. The sums are integers (SPEC-PATH-TRACING.md section 4), so adding them on the GPU
  * gives the bits the host's loop gave.
  *
  * Builds on p05-soa-samples.
@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "gpu.h"
+#include "runtime/gpu.h"
 #include "pathtrace/pt_stage.h"
 
 #include "../p01-base/config.cuh"

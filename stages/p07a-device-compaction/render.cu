@@ -11,7 +11,7 @@
  * segment, and the scatter kernel writes each path that goes on to the output stream, at a slot
  * taken with an atomicAdd on that stream's count: the compaction. Then the streams swap. A path
  * that ends adds its sample to its pixel's 64-bit sums with atomics, which integer sums allow in
- * any order (common/pathtrace/SPEC.md section 4): the image keeps p07's bits.
+ * any order (SPEC-PATH-TRACING.md section 4): the image keeps p07's bits.
  *
  * Every count stays in device memory: the grids are sized for a stream's capacity and threads
  * past the live count leave at once, so the host never waits for a count. It enqueues the
@@ -23,7 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "gpu.h"
+#include "runtime/gpu.h"
 #include "pathtrace/pt_stage.h"
 
 #include "../p07-constant-scene/config.cuh"

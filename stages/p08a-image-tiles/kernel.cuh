@@ -3,7 +3,7 @@
  * Path k is sample k / (tile pixels) of the tile's pixel k % (tile pixels), numbered row by row
  * within the tile, so neighbouring threads trace neighbouring pixels of one frame, as in p08.
  * Two samples of a pixel now run in the same launch: the sums are added with atomics, which
- * integer sums allow in any order (common/pathtrace/SPEC.md section 4). */
+ * integer sums allow in any order (SPEC-PATH-TRACING.md section 4). */
 __global__ void path_kernel(unsigned long long *sums, struct spec_vec3 camera,
                             struct spec_vec3 sky, int sphere_count, int width, int height,
                             int tile_x, int tile_y, int tile_width, int tile_height, int samples,

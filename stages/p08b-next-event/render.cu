@@ -6,7 +6,7 @@
  * them (scenes/pt-many-lights.scene) the picture is noise. Here every diffuse hit also aims a
  * shadow ray at a lamp: it draws PT_NEE_CANDIDATES light samples, keeps one in proportion to
  * what it would bring (resampled importance sampling, a reservoir) and adds it if nothing is in
- * the way (common/pathtrace/SPEC.md section 6, estimator nee). Each candidate reads a light
+ * the way (SPEC-PATH-TRACING.md section 6, estimator nee). Each candidate reads a light
  * picked at random from the whole list in global memory: the 32 threads of a warp read 32
  * unrelated places, 8 times per hit, which is what seed 003's pool removes (p08c).
  *
@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "gpu.h"
+#include "runtime/gpu.h"
 #include "pathtrace/pt_stage.h"
 
 #include "../p08-megakernel/config.cuh"

@@ -1,4 +1,4 @@
-/* A path with next-event estimation (common/pathtrace/SPEC.md section 6): at every diffuse hit,
+/* A path with next-event estimation (SPEC-PATH-TRACING.md section 6): at every diffuse hit,
  * light samples through a reservoir and a shadow ray to the one it keeps. */
 
 /* Candidate c of the diffuse hit of event `event`: a light picked at random from the whole

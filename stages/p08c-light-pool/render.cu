@@ -7,7 +7,7 @@
  * thread, into shared memory (one global read each), waits once at a barrier, and then every
  * candidate is an entry of that pool picked at random: a shared-memory read, no global one. A
  * block renders one tile of 128 pixels, and the pool is the tile's (estimator light-pool,
- * common/pathtrace/SPEC.md section 6): the tile's pixels choose among the same 128 samples, so
+ * SPEC-PATH-TRACING.md section 6): the tile's pixels choose among the same 128 samples, so
  * their estimates are correlated, but each is still unbiased.
  *
  * Builds on p08b-next-event.
@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "gpu.h"
+#include "runtime/gpu.h"
 #include "pathtrace/pt_stage.h"
 
 #include "../p08-megakernel/config.cuh"

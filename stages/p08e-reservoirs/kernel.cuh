@@ -53,7 +53,7 @@ __global__ void path_kernel(unsigned long long *sums, const struct pt_light *lig
     int i = p % w.width, j = p / w.width;
     struct pt_restir_reservoir r = pt_restir_spatial(&w, hits, current, i, j, frame);
     pt_reservoir_store(final, (unsigned)p, r);
-    int rays; /* not this stage's to count: common/count_rays.cu counts them after the render */
+    int rays; /* not this stage's to count: common/runtime/count_rays.cu counts them after the render */
     struct spec_vec3 colour = pt_restir_trace_sample(&w, i, j, frame, r, &rays);
     sums[3 * (size_t)p + 0] += pt_fixed(colour.x);
     sums[3 * (size_t)p + 1] += pt_fixed(colour.y);

@@ -6,7 +6,7 @@
  * traced.
  *
  * p08b draws 8 candidates at that hit and forgets them once its shadow ray is traced. Reservoirs
- * (common/pathtrace/SPEC.md section 6, estimator reservoirs) let a pixel's one shadow ray go to a
+ * (SPEC-PATH-TRACING.md section 6, estimator reservoirs) let a pixel's one shadow ray go to a
  * light chosen among hundreds of candidates: its own 8, up to 160 that its previous frame stood
  * for, and its neighbours', each re-weighted by what it would bring here. A frame is four passes
  * over the pixels (pathtrace/pt_reservoirs.h), each reading only what earlier passes wrote, and a
@@ -28,7 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "gpu.h"
+#include "runtime/gpu.h"
 #include "pathtrace/pt_reservoirs.h"
 #include "pathtrace/pt_stage.h"
 

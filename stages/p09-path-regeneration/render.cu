@@ -9,14 +9,14 @@
  * add), so the lanes of a warp keep working until no path is left. One launch renders every
  * sample of every pixel: path q is sample q / pixels of pixel q % pixels. Samples of one pixel
  * may now be added by different threads at the same time: the sums are added with atomics,
- * which integer sums allow in any order (common/pathtrace/SPEC.md section 4).
+ * which integer sums allow in any order (SPEC-PATH-TRACING.md section 4).
  *
  * Builds on p08-megakernel.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "gpu.h"
+#include "runtime/gpu.h"
 #include "pathtrace/pt_stage.h"
 
 #include "../p08-megakernel/config.cuh"

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "gpu.h"
+#include "runtime/gpu.h"
 #include "pathtrace/pt_stage.h"
 
 #include "../p08-megakernel/config.cuh"

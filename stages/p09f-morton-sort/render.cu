@@ -18,7 +18,7 @@
 
 #include <cub/block/block_radix_sort.cuh>
 
-#include "gpu.h"
+#include "runtime/gpu.h"
 #include "pathtrace/pt_stage.h"
 
 #include "../p08-megakernel/config.cuh"

@@ -4,7 +4,7 @@
  *
  * p09 copies every pixel's three 64-bit sums back (24 bytes a pixel) and the host turns them
  * into 8-bit channels when it writes the image. Here a second kernel does that on the GPU, each thread one channel with
- * pt_pixel_channel, the CPU reference's function (common/pathtrace/SPEC.md section 4: a double
+ * pt_pixel_channel, the CPU reference's function (SPEC-PATH-TRACING.md section 4: a double
  * division and a float square root, correctly rounded on both sides, so the same bits), and the
  * copy back is the 8-bit image: 3 bytes a pixel, 8 times fewer. The resolve runs after the last
  * sample and is timed with the render loop; the sums never leave the device.
@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "gpu.h"
+#include "runtime/gpu.h"
 #include "pathtrace/pt_stage.h"
 
 #include "../p08-megakernel/config.cuh"

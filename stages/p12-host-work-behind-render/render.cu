@@ -15,8 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "gpu.h"
-#include "host_pages.h"
+#include "runtime/gpu.h"
+#include "runtime/host_pages.h"
 #include "pathtrace/pt_stage.h"
 
 #include "../p08-megakernel/config.cuh"

@@ -56,7 +56,7 @@ __global__ void karras_kernel(const unsigned long long *codes, int n, struct tre
 }
 
 /* A child's box: an inner node's, read past the cache (another thread wrote it), or a leaf's
- * sphere's, centre +- radius (as common/bvh.c boxes a sphere). */
+ * sphere's, centre +- radius (as common/raytrace/bvh.c boxes a sphere). */
 __device__ static void child_box(const struct scene_on_gpu *scene, const struct tree_node *nodes,
                                  int child, struct spec_vec3 *lo, struct spec_vec3 *hi)
 {

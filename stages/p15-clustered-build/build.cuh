@@ -16,7 +16,7 @@ struct cluster {
 #define ROUNDS_PER_COUNT 3
 
 /* Each leaf's first cluster: the leaf itself, in a box of its sphere's centre +- radius (as
- * common/bvh.c boxes a sphere), one thread per leaf. */
+ * common/raytrace/bvh.c boxes a sphere), one thread per leaf. */
 __global__ void leaf_kernel(const struct pt_sphere *spheres, const int *order,
                             struct cluster *clusters, int n)
 {

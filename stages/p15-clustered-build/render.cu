@@ -25,8 +25,8 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_select.cuh>
 
-#include "gpu.h"
-#include "host_pages.h"
+#include "runtime/gpu.h"
+#include "runtime/host_pages.h"
 #include "pathtrace/pt_stage.h"
 
 #include "config.cuh"
