@@ -9,8 +9,8 @@
 # results/reference/renamed-stages.txt, which tools/lab/sass-identity.sh --renames reads.
 #
 # usage: tools/lab/rename-stage.sh OLD NEW
-#   OLD  the stage's folder name today (14a-warp-packets)
-#   NEW  its new name, the same id (14a-warp-packets-first-try)
+#   OLD  the stage's folder name today (NNx-old-name)
+#   NEW  its new name, with the same id (NNx-new-name)
 # Exit status: 0 renamed; 2 with one line on stderr for a bad name, an id that changes, a NEW
 # that exists, or a working tree with changes under the paths it rewrites.
 set -euo pipefail
@@ -31,8 +31,7 @@ old_id=${BASH_REMATCH[1]}
 [[ -z "$(git status --porcelain -- stages results docs tests tools common README.md COURSE.md COURSE-ANSWERS.md SPEC.md)" ]] ||
     die "the working tree has changes under the paths this rewrites: commit them first"
 
-# The name as a word: not followed by another letter, digit or dash (14a-warp-packets is not
-# 14a-warp-packets-more).
+# The name as a word: not followed by another letter, digit or dash (07-name is not 07-name-more).
 pattern="$(sed 's/[.[\*^$/]/\\&/g' <<<"$old")"
 word="(^|[^a-z0-9-])$pattern([^a-z0-9-]|\$)"
 
@@ -44,7 +43,8 @@ git grep -lIE -e "$word" | while IFS= read -r file; do
 done
 # Gzipped CSV under results/: rewritten in place, without a timestamp (gzip -n).
 git ls-files 'results/*.csv.gz' | while IFS= read -r file; do
-    if zcat "$file" | grep -qE -- "$word"; then
+    # (grep reads it all: with -q, zcat could die of the closed pipe, and the test read false.)
+    if zcat "$file" | grep -E -e "$word" >/dev/null; then
         zcat "$file" | sed -E "s/(^|[^a-z0-9-])$pattern([^a-z0-9-]|\$)/\\1$new\\2/g; s/(^|[^a-z0-9-])$pattern([^a-z0-9-]|\$)/\\1$new\\2/g" |
             gzip -n -9 >"$file.renamed"
         mv "$file.renamed" "$file"
