@@ -6,7 +6,7 @@
 set -u
 . .kit/setup.sh >/dev/null
 t0=$(date +%s)
-ST="14-sphere-binning 14a-warp-packets-hidden-by-copies 14b-hoisted-invariants 15-copy-stream 16-smaller-blocks 17-warp-packets 18-register-budget 18a-hoisted-invariants 19-global-sphere-loads 20-skipped-work 21-persistent-rows 21a-streamed-png"
+ST="14-sphere-binning 14a-warp-packets-hidden-by-copies 14b-hoisted-invariants-hidden-by-copies 15-copy-stream 16-smaller-blocks 17-warp-packets 18-register-budget 18a-hoisted-invariants 19-global-sphere-loads 20-skipped-work 21-persistent-rows 21a-streamed-png"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee $OUT/gpu.txt
 nvcc --version | tail -2 >> $OUT/gpu.txt; date -u >> $OUT/gpu.txt
 tg=""; for s in $ST; do tg="$tg build/$s"; done
