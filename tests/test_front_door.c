@@ -83,7 +83,7 @@ static void every_script_answers_help(void **state)
 {
     (void)state;
     struct command_result *r = run_shell(
-        "for s in ./run.sh tools/stages tools/*.sh tools/*.py; do "
+        "for s in ./run.sh tools/stages tools/*.sh tools/*.py tools/runner/*.sh tools/runner/*.py tools/lab/*.sh tools/lab/*.py; do "
         "  [ $s = tools/runner/header-help.sh ] && continue; "
         "  case $s in *.py) cmd=\"python3 $s\" ;; *) cmd=$s ;; esac; "
         "  out=$(RUN_NVIDIA_SMI=false NVIDIA_SMI=false timeout 60 $cmd --help </dev/null "

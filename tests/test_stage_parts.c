@@ -79,6 +79,39 @@ static void a_stage_inherits_some_parts_and_replaces_others(void **state)
     remove_temporary_folder(dir);
 }
 
+/* tools/new-stage.sh: a stage that renders what its parent does, its parent's parts included by
+ * where they lie, the part it is to change copied in and included by its bare name. */
+static void a_new_stage_starts_as_its_parent(void **state)
+{
+    (void)state;
+    char *dir = two_stage_tree();
+    struct command_result *r = run_shell("STAGES_DIR='%s' tools/new-stage.sh 2 03-third --own b.cuh", dir);
+    if (r->exit_code != 0)
+        fail_msg("tools/new-stage.sh: %s", r->err);
+    char path[512], text[4096];
+    snprintf(path, sizeof path, "%s/03-third/render.cu", dir);
+    test_read_file(path, text, sizeof text);
+    assert_non_null(strstr(text, "#include \"../01-first/a.cuh\"\n#include \"b.cuh\"\n"));
+    snprintf(path, sizeof path, "%s/03-third/b.cuh", dir);
+    test_read_file(path, text, sizeof text);
+    assert_string_equal(text, "int b_part = 2;\n");
+    snprintf(path, sizeof path, "%s/03-third/manifest", dir);
+    test_read_file(path, text, sizeof text);
+    assert_non_null(strstr(text, "\nbuilds-on: 02-second\n"));
+    /* The same program as its parent's: make diff shows nothing but the render.cu it copied. */
+    r = run_shell(DIFF " --stages '%s' 3", dir);
+    assert_null(strstr(r->out, "int b_part"));
+    assert_null(strstr(r->out, "int a_part"));
+    /* Refused in one line: a name taken, a part the parent does not include. */
+    r = run_shell("STAGES_DIR='%s' tools/new-stage.sh 2 03-third", dir);
+    assert_int_equal(r->exit_code, 2);
+    assert_non_null(strstr(r->err, "exists already"));
+    r = run_shell("STAGES_DIR='%s' tools/new-stage.sh 2 04-fourth --own nothing.cuh", dir);
+    assert_int_equal(r->exit_code, 2);
+    assert_non_null(strstr(r->err, "includes no part nothing.cuh"));
+    remove_temporary_folder(dir);
+}
+
 /* One line naming the problem, status 2, for a part of a stage off the line it builds on, a part
  * that includes a part, and a part that is not there. */
 static void check_refuses_parts_from_elsewhere(void **state)
@@ -223,6 +256,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_stage_inherits_some_parts_and_replaces_others),
         cmocka_unit_test(check_refuses_parts_from_elsewhere),
+        cmocka_unit_test(a_new_stage_starts_as_its_parent),
         cmocka_unit_test(a_shown_program_compiles_to_the_stage_code),
         cmocka_unit_test(stages_keep_to_their_sizes),
         cmocka_unit_test(the_identity_record_names_every_stage),
