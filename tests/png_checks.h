@@ -1,7 +1,7 @@
 /* PNG checks written from the specifications, not from the encoder (common/png_*.c): CRC-32 a
  * bit at a time, Adler-32 by its definition, a chunk walker and PNG's reconstruction of all five
- * filter types, check_png() built on them, and benchmark_like() images. Shared by tests/test_png.c and tests/test_png_stream.c; include after
- * test_support.h (cmocka). */
+ * filter types, check_png() built on them, and benchmark_like() images. Shared by tests/test_png.c
+ * and tests/test_png_stream.c; include after test_support.h (cmocka). */
 #ifndef PNG_CHECKS_H
 #define PNG_CHECKS_H
 

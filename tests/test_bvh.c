@@ -1,4 +1,5 @@
-/* The bounding volume hierarchy (common/raytrace/bvh.c, common/raytrace/spec_bvh.h) against SPEC.md's loops over
+/* The bounding volume hierarchy (common/raytrace/bvh.c, common/raytrace/spec_bvh.h) against
+ * SPEC.md's loops over
  * every sphere, which stay the definition: the same nearest hit (ties to the first sphere in file
  * order) and the same shadows on random rays and random scenes (overlapping and coincident
  * spheres, rays that graze a sphere, origins inside spheres, radii from 0.001 to 10,000), the

@@ -37,7 +37,8 @@ static void every_command_of_the_notebook_exists_and_parses(void **state)
 }
 
 /* The notebook's way to the repository: a form field for an address, and when it is empty an
- * archive made by `git archive` (the markdown cell says how), uploaded and unpacked into course/. */
+ * archive made by `git archive` (the markdown cell says how), uploaded and unpacked into course/.
+ */
 #define ARCHIVE_MARKDOWN "Leave REPO_URL empty and upload `git archive --format=tar.gz -o course.tar.gz HEAD`."
 #define CLONE_CELL                                          \
     "REPO_URL = \"\"  #@param {type:\"string\"}\n"          \

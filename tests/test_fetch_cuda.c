@@ -1,4 +1,5 @@
-/* tools/lab/fetch-debian-cuda.sh, which CI uses to build every stage with CUDA 11.8 and 12.4, without
+/* tools/lab/fetch-debian-cuda.sh, which CI uses to build every stage with CUDA 11.8 and 12.4,
+ * without
  * the network: its arguments, a folder already fetched is reused (the path of its nvcc printed,
  * nothing downloaded), and a machine without apt-get is told so in one line naming the version.
  * The download itself runs in CI (.ci/run). Run from the repository root. */

@@ -76,9 +76,9 @@ static void no_compiled_python_and_runnable_scripts(void **state)
 }
 
 /* Every script, those people run and those run.sh and the tools call, answers --help with its
- * usage (two lines at least: what it does and how it is called) on stdout and status 0, before
- * it looks for a GPU, a campaign or its arguments (tools/runner/header-help.sh, which the helpers source
- * to do so, is not run itself). */
+ * usage (two lines at least: what it does and how it is called) on stdout and status 0, before it
+ * looks for a GPU, a campaign or its arguments (tools/runner/header-help.sh, which the helpers
+ * source to do so, is not run itself). */
 static void every_script_answers_help(void **state)
 {
     (void)state;

@@ -55,7 +55,8 @@ static void nothing_missing_is_silent(void **state)
 {
     (void)state;
     stand_in("apt-get", 0);
-    /* INSTALL_DEPS_SKIP_STB: this machine may keep stb elsewhere; the rest is here (make test runs). */
+    /* INSTALL_DEPS_SKIP_STB: this machine may keep stb elsewhere; the rest is here (make test
+     * runs). */
     struct command_result *r =
         run_shell("INSTALL_DEPS_SKIP_STB=1 INSTALL_DEPS_APT='%s/apt-get' " TOOL " build", folder);
     assert_int_equal(r->exit_code, 0);
@@ -182,7 +183,8 @@ static void apt_get_for_python(int gives)
     assert_int_equal(run_shell("chmod +x '%s'", path)->exit_code, 0);
 }
 
-/* tools/install-deps.sh with arguments args as root (stand-in apt-get), FOLDER/bin first on PATH. */
+/* tools/install-deps.sh with arguments args as root (stand-in apt-get), FOLDER/bin first on PATH.
+ */
 static struct command_result *install_deps(const char *environment, const char *args)
 {
     return run_shell("unset PYTHONPATH PYTHONHOME; PATH='%s/bin':\"$PATH\" INSTALL_DEPS_SKIP_STB=1 "
@@ -191,7 +193,8 @@ static struct command_result *install_deps(const char *environment, const char *
                      folder, folder, folder, environment, args);
 }
 
-/* "install-deps: PY cannot import matplotlib<why>; install it with: PY -m pip install matplotlib\n" */
+/* "install-deps: PY cannot import matplotlib<why>; install it with: PY -m pip install matplotlib\n"
+ */
 static const char *pip_line(const char *python, const char *why)
 {
     static char line[1024];
@@ -290,7 +293,8 @@ static void pip_that_fails_or_cannot_write_gives_the_command(void **state)
     assert_non_null(strstr(r->err, expected));
     assert_string_equal(log_text(), "python3 -m pip install --quiet matplotlib\n"
                                     "python3 -m pip install --quiet --no-index --find-links /w matplotlib\n");
-    /* A prefix this user cannot write (someone else's conda, not the system's): no pip, no apt-get. */
+    /* A prefix this user cannot write (someone else's conda, not the system's): no pip, no apt-get.
+     */
     python_stand_in("");
     r = run_shell("rm -f '%s/bin/pip-no-effect' && echo /nonexistent-conda >'%s/bin/prefix' && "
                   "echo /nonexistent-conda >'%s/bin/base-prefix' && : >'%s/log'",

@@ -242,7 +242,8 @@ static void headers_name_the_stage_they_build_on(void **state)
         fail_msg("%s", r->out);
 }
 
-/* The profile metrics a manifest names are rows of the profile summary (tools/runner/profile_summary.py
+/* The profile metrics a manifest names are rows of the profile summary
+ * (tools/runner/profile_summary.py
  * FIELDS): update_readmes.py puts those rows of a stage's profile in bold, and a misspelt key
  * would leave the lesson unmarked without a word. */
 static void profile_metrics_are_known(void **state)

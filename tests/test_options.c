@@ -3,7 +3,8 @@
 
 #include "runtime/options.h"
 
-/* What a program accepts, as common/runtime/stage_main.c builds it: every stage's options, its track's
+/* What a program accepts, as common/runtime/stage_main.c builds it: every stage's options, its
+ * track's
  * (common/raytrace/rt_track.c, common/pathtrace/pt_track.c) and its manifest's. */
 #define GPU_STAGE OPTIONS_GPU
 #define BLOCK_STAGE OPTIONS_GPU " --block"

@@ -150,7 +150,8 @@ static void the_default_is_up_on_every_core(void **state)
 }
 
 /* Tiny and odd sizes (widths whose rows are not a multiple of 16 bytes, one row, one column),
- * every filter, one thread or as many as rows allow, IDATs of the default size or of a few bytes. */
+ * every filter, one thread or as many as rows allow, IDATs of the default size or of a few bytes.
+ */
 static void small_and_odd_sizes_decode_exactly(void **state)
 {
     (void)state;
@@ -283,7 +284,8 @@ static void nowhere_to_write_is_one_message(void **state)
     assert_int_equal(image_write(path, &image, error, sizeof error), -1);
     assert_non_null(strstr(error, "cannot write the output: Not a directory"));
 
-    /* A directory of that name: the image is written beside it, the rename refused, nothing left. */
+    /* A directory of that name: the image is written beside it, the rename refused, nothing left.
+     */
     snprintf(path, sizeof path, "%s/dir.png", folder);
     assert_int_equal(mkdir(path, 0755), 0);
     assert_int_equal(image_write(path, &image, error, sizeof error), -1);

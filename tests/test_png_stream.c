@@ -1,4 +1,5 @@
-/* The PNG encoder fed in bands (common/image/png_encode.c, png_stream_*: stage 21a-streamed-png's), and
+/* The PNG encoder fed in bands (common/image/png_encode.c, png_stream_*: stage 21a-streamed-png's),
+ * and
  * png_assemble() and image_write_encoded() that it uses. No GPU: the rows arrive here as a
  * stage's bands would, one band at a time, from the test's thread or another one, into a buffer
  * full of other bytes until then, so that a row read before it is announced shows as a wrong

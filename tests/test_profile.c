@@ -1,4 +1,5 @@
-/* Tests of tools/profile.sh (`make profile`) and tools/runner/profile_summary.py that need no GPU: the
+/* Tests of tools/profile.sh (`make profile`) and tools/runner/profile_summary.py that need no GPU:
+ * the
  * arguments, a missing ncu, a missing GPU (one line, exit status 2), the whole run with a fake
  * ncu that replays a committed report's raw metrics (which files it writes, which launch and
  * scene it asks for), and the summary of a committed profile. Run from the repository root. */

@@ -146,7 +146,8 @@ static void sums_do_not_depend_on_the_thread_count(void **state)
     pt_scene_free(&scene);
 }
 
-/* ---- Random numbers --------------------------------------------------------------------------- */
+/* ---- Random numbers ---------------------------------------------------------------------------
+ */
 
 static void random_numbers_are_the_spec_hash_in_0_1(void **state)
 {

@@ -1,6 +1,6 @@
 /* The path-tracing scene parser (SPEC-PATH-TRACING.md section 1): the committed scenes load
- * with the values in their files, every material parses, and every kind of bad file gets a
- * message naming file, line and what is wrong. It shares its lexical layer (common/runtime/scene_text.c)
+ * with the values in their files, every material parses, and every kind of bad file gets a message
+ * naming file, line and what is wrong. It shares its lexical layer (common/runtime/scene_text.c)
  * with the main chain's parser, and neither takes the other's scenes. */
 #include "test_support.h"
 

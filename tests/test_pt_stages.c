@@ -1,8 +1,8 @@
 /* Every stage of the path-tracing track (build/pNN-name and side stages build/pNNx-name; not the
  * kernel benchmarks build/<stage>-bench) on a GPU: the CPU reference's image of
- * scenes/pt-quick.scene with the stage's own estimator (the "estimator: NAME" line of its
- * --help; tests/golden/pt-quick.png, pt-quick-nee.png, pt-quick-light-pool.png,
- * pt-quick-reservoirs.png) to the last pixel, the CPU reference's ray count, the same for the many-lights stages on
+ * scenes/pt-quick.scene with the stage's own estimator (the "estimator: NAME" line of its --help;
+ * tests/golden/pt-quick.png, pt-quick-nee.png, pt-quick-light-pool.png, pt-quick-reservoirs.png) to
+ * the last pixel, the CPU reference's ray count, the same for the many-lights stages on
  * scenes/pt-many-lights.scene (a small size, expected images computed here), and a report that
  * tells where the samples are accumulated. Skipped, with the reason, without a GPU (the --help
  * checks run anyway). Run from the repository root. */
@@ -46,7 +46,8 @@ static int stage_estimators[MAX_STAGES]; /* enum pt_estimator; -1: its --help na
 static int stage_count;
 static char folder[64];
 
-/* build/pNN-name and build/pNNx-name, sorted; not their .resources.txt, not build/pNN-name-bench. */
+/* build/pNN-name and build/pNNx-name, sorted; not their .resources.txt, not build/pNN-name-bench.
+ */
 static int setup(void **state)
 {
     (void)state;

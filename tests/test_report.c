@@ -17,7 +17,8 @@ static struct report sample(void)
     r.block_x = 16;
     r.block_y = 16;
     r.host_memory = "pageable";
-    /* The study's seven phases; the build phase (index 3) is 0 and not timed, as in stages 01-21. */
+    /* The study's seven phases; the build phase (index 3) is 0 and not timed, as in stages 01-21.
+     */
     double phases[PHASE_COUNT] = {1000.7, 20.2, 300.9, 0, 4000.5, 500.1, 60.0, 7.99};
     for (int p = 0; p < PHASE_COUNT; ++p)
         r.phase_us[p] = phases[p];

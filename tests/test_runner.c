@@ -125,8 +125,8 @@ static int teardown(void **state) {
     } while (0)
 
 /* The rows of the campaign's runs.csv.gz in a test's folder, the file a campaign leaves when it
- * ends, finished or interrupted (tools/runner/close-runs.sh), at the start of a pipeline: ROWS "awk ...",
- * the test's folder the first argument. Without a runs.csv.gz there are no rows. */
+ * ends, finished or interrupted (tools/runner/close-runs.sh), at the start of a pipeline: ROWS "awk
+ * ...", the test's folder the first argument. Without a runs.csv.gz there are no rows. */
 #define RUNS_GZ "'%s/results/fake-gpu/runs.csv.gz'"
 #define ROWS "zcat " RUNS_GZ " | "
 /* The live runs.csv, which the runs are appended to while the campaign runs. */
@@ -246,7 +246,8 @@ static void test_pt_scene_validation(void **state) {
         }
         assert_int_equal(sh("test ! -e '%s/results'", f->dir), 0);
     }
-    /* A good one is used: the path-tracing stage's timed runs get it, the main stages keep --scene. */
+    /* A good one is used: the path-tracing stage's timed runs get it, the main stages keep --scene.
+     */
     add_fake_pt_stages(f, "p01-base");
     char env[PATH_MAX];
     snprintf(env, sizeof env, "FAKE_ARGS_LOG='%s/args'", f->dir);
@@ -259,7 +260,8 @@ static void test_statistics_by_hand(void **state) {
     SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
     /* kernel over 5 runs: 100 200 300 400 1000 -> mean 400, median 300,
-     * sample std sqrt((300^2+200^2+100^2+0+600^2)/4) = sqrt(125000) = 353.553, min 100, max 1000. */
+     * sample std sqrt((300^2+200^2+100^2+0+600^2)/4) = sqrt(125000) = 353.553, min 100, max 1000.
+     */
     assert_int_equal(RUN(f, "FAKE_KERNEL_SERIES='100 200 300 400 1000'", "--runs 5 --stages 1 --no-verify"), 0);
     assert_int_equal(sh("grep -qx '01-base,kernel,us,5,400,300,353.553,100,1000' '%s/results/fake-gpu/summary.csv'",
                         f->dir), 0);
@@ -270,7 +272,8 @@ static void test_statistics_by_hand(void **state) {
     assert_int_equal(sh("cd '%s/tools/runner' && python3 -c \"import summarize as s; r = s.stats([100, 200, 300, 400, 1000]); "
                         "assert r == {'n': 5, 'mean': 400, 'median': 300, 'std': 125000 ** 0.5, 'min': 100, 'max': 1000}, r\"",
                         repo), 0);
-    /* Stages as rows: host alloc., device alloc., HtoD, kernel, DtoH, device free, host free, total. */
+    /* Stages as rows: host alloc., device alloc., HtoD, kernel, DtoH, device free, host free,
+     * total. */
     assert_int_equal(sh("grep -qx '| 01-base | 1000 | 100 | 500 | 400 | 400 | 10 | 200 | 2610 |' "
                         "'%s/results/fake-gpu/summary.md'", f->dir), 0);
     /* The speed-up table has the median beside the mean. */
@@ -840,7 +843,8 @@ static void test_sweep(void **state) {
     assert_int_equal(sh("grep -q '\"render_kernel(a, b)\"' '%s/root/results/reference/fake-gpu/sweeps/02-static--block.ncu-8x8.txt'", d), 0);
     assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root'", d), 0);
     assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' --check", d), 0);
-    /* kernel_events = kernel + W + 0.5: 8x8 gives 108.5 208.5 608.5 (std of 100 200 600 = sqrt(70000));
+    /* kernel_events = kernel + W + 0.5: 8x8 gives 108.5 208.5 608.5 (std of 100 200 600 =
+     * sqrt(70000));
      * total median = 2 x 2210 + 208; registers 130 - 20, theoretical occupancy 40 + 20. */
     const char *readme = "root/stages/02-static/README.md";
     long row_8x8 = LINE_OF(f, readme, "| 8x8 | 110 | 60% | 31.0% | 208.5 | 308.5 | 264.6 | 108.5 | 608.5 | 4628 | 3 |");
@@ -895,7 +899,8 @@ static void test_sweep_pt_stage(void **state) {
     assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root'", d), 0);
     assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' --check", d), 0);
     /* kernel_events = kernel + tiles - 100: 901 1901 5901 for --tiles 1 (std of 1000 2000 6000 =
-     * sqrt(7e6)); rays/s = 1e12 / kernel_events, median 1e12 / 1901; total = 120 + kernel + tiles. */
+     * sqrt(7e6)); rays/s = 1e12 / kernel_events, median 1e12 / 1901; total = 120 + kernel + tiles.
+     */
     const char *readme = "root/stages/p08a-tiles/README.md";
     assert_true(LINE_OF(f, readme, "| value | registers | theoretical occupancy | achieved occupancy (ncu) | "
                         "render loop median [µs] | render loop mean [µs] | render loop std [µs] | render loop min [µs] | "
@@ -949,7 +954,8 @@ static void test_sweep_pt_stage(void **state) {
     assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root'", d), 0);
     assert_true(LINE_OF(f, readme, "| 16 | 64 | 50% | 25.0% | 2916.0 | 2916.0 | 0.0 | 2916.0 | 2916.0 | 342.94 | 3136 | 2 |") > 0);
     /* A scene whose name is the default's but is another file, and a stage whose manifest's
-     * campaign-args name its scene (the file would be named after a scene it was not timed on): errors. */
+     * campaign-args name its scene (the file would be named after a scene it was not timed on):
+     * errors. */
     assert_int_equal(sh("cp scenes/pt-production.scene '%s/pt-benchmark.scene'", d), 0);
     char args[PATH_MAX];
     snprintf(args, sizeof args, "--stage p8a --option --tiles --values 1 --runs 1 --scene '%s/pt-benchmark.scene'", d);
@@ -1283,7 +1289,8 @@ static void test_pt_stage_verified_against_its_estimator(void **state) {
     assert_int_equal(sh_num(ROWS "awk -F, '$3 == \"p08b-next-event\"' | wc -l", d), 0);
 }
 
-/* tools/runner/summarize.py on a campaign with path-tracing rows (tests/fixtures/pt-runs.csv, as a live
+/* tools/runner/summarize.py on a campaign with path-tracing rows (tests/fixtures/pt-runs.csv, as a
+ * live
  * runs.csv, and gzipped as a committed runs.csv.gz for update_readmes.py: 01-base
  * and p01, p02, p05, p05a, p06 over three runs, rays/s medians 100, 200, 400, 300 and 800
  * million): the track's tables come after the main chain's, whose rows do not change. */

@@ -88,9 +88,9 @@ static int teardown(void **state) {
     } while (0)
 
 /* The rows of the campaign's runs.csv.gz in a test's folder (what a scaling campaign leaves when
- * it ends, finished or interrupted: tools/runner/close-runs.sh), at the start of a pipeline: ROWS "awk
- * ...", the test's folder the first argument; the live runs.csv, which the runs go to while the
- * campaign runs; and verify.txt. */
+ * it ends, finished or interrupted: tools/runner/close-runs.sh), at the start of a pipeline: ROWS
+ * "awk ...", the test's folder the first argument; the live runs.csv, which the runs go to while
+ * the campaign runs; and verify.txt. */
 #define RUNS_GZ "'%s/results/fake-gpu/scaling/runs.csv.gz'"
 #define ROWS "zcat " RUNS_GZ " | "
 #define LIVE_RUNS "'%s/results/fake-gpu/scaling/runs.csv'"
@@ -114,7 +114,8 @@ static void test_interleaved_runs_and_scene_column(void **state) {
     SCALING_STATUS(f, env, args, 0);
     assert_int_equal(sh(ROWS "head -n1 | grep -qx "
                         "'order,run,stage,host,gpu,gpu_uuid,width,height,spheres,block,host_memory,metric,value,unit,status,scene'", d), 0);
-    /* 21-persist, 22-bvh, 23-gpu (not 20-prev) on 3 scenes, 21-persist refusing s200: 8 pairs x 2 runs. */
+    /* 21-persist, 22-bvh, 23-gpu (not 20-prev) on 3 scenes, 21-persist refusing s200: 8 pairs x 2
+     * runs. */
     assert_int_equal(sh_num(ROWS "awk -F, '$12 == \"total\" && $15 == \"ok\"' | wc -l", d), 16);
     assert_int_equal(sh_num(ROWS "awk -F, '$3 == \"20-prev\"' | wc -l", d), 0);
     /* Run-major: orders 1-8 are run 1 of every pair, 9-16 run 2 of every pair. */
@@ -390,9 +391,9 @@ static void test_default_scenes(void **state) {
 }
 
 /* ./run.sh --scaling hands over to tools/scaling.sh; the summary's statistics are those of the
- * fake's known values. kernel_events = kernel + 0.5 for kernel 100, 200, 600 (runs 1-3): mean 300.5,
- * median 200.5, sample std sqrt(70000) = 264.575, min 100.5, max 600.5. 22-bvh's build is 1 us per
- * sphere; its total 22 x 2210 + build + kernel. 21-persist has no build: empty cells. */
+ * fake's known values. kernel_events = kernel + 0.5 for kernel 100, 200, 600 (runs 1-3): mean
+ * 300.5, median 200.5, sample std sqrt(70000) = 264.575, min 100.5, max 600.5. 22-bvh's build is 1
+ * us per sphere; its total 22 x 2210 + build + kernel. 21-persist has no build: empty cells. */
 static void test_summary_of_known_values(void **state) {
     SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
@@ -440,7 +441,8 @@ static void test_plot(void **state) {
     fixture *f = *state;
     const char *d = f->dir;
     char args[1024];
-    /* A python3 whose matplotlib has no pyplot (DIR/no-pyplot/ first on PYTHONPATH): as without matplotlib. */
+    /* A python3 whose matplotlib has no pyplot (DIR/no-pyplot/ first on PYTHONPATH): as without
+     * matplotlib. */
     assert_int_equal(sh("mkdir -p '%s/no-pyplot/matplotlib' && "
                         "printf 'def use(*args, **kwargs):\\n    pass\\n' >'%s/no-pyplot/matplotlib/__init__.py'", d, d), 0);
     char env[256];
@@ -468,9 +470,10 @@ static void test_plot(void **state) {
 }
 
 /* tools/update_readmes.py on a repository-like root whose results/reference holds a scaling
- * campaign, committed as runs.csv.gz (tests/fixtures/scaling-runs.csv: 21-persist on benchmark and random-1k, 22-bvh on those
- * and random-10k, 3 runs each, and a failed run): the stages' <!-- scaling:begin --> blocks, the
- * <!-- scaling-all:begin --> block, the summaries; then --check names what new data makes stale. */
+ * campaign, committed as runs.csv.gz (tests/fixtures/scaling-runs.csv: 21-persist on benchmark and
+ * random-1k, 22-bvh on those and random-10k, 3 runs each, and a failed run): the stages' <!--
+ * scaling:begin --> blocks, the <!-- scaling-all:begin --> block, the summaries; then --check names
+ * what new data makes stale. */
 static void test_update_readmes_scaling_blocks(void **state) {
     SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
@@ -513,7 +516,8 @@ static void test_update_readmes_scaling_blocks(void **state) {
     assert_int_equal(sh("grep -A1 -xF '| benchmark | 19 | 3 | 5.76 | 5.70–6.02 | 1.47 | 0.26x | 0.02 |' '%s/%s' | tail -n1 | grep -q '^| random-1k '",
                         d, bvh), 0);
     assert_int_equal(sh("grep -qxF '## Scaling campaign' '%s/%s' && grep -qxF '## Verdict' '%s/%s'", d, bvh, d, bvh), 0);
-    /* 21-persist: no build. 23-gpu: no data, the command that makes it. A README without markers: untouched. */
+    /* 21-persist: no build. 23-gpu: no data, the command that makes it. A README without markers:
+     * untouched. */
     assert_int_equal(sh("grep -qxF '| random-1k | 1,000 | 3 | 32.90 | 32.80–33.00 | – | – | – |' '%s/root/stages/21-persist/README.md'", d), 0);
     assert_int_equal(sh("grep -qxF 'No scaling campaign of this stage yet: run `./run.sh --scaling --reference` "
                         "(`tools/scaling.sh --help`).' '%s/root/stages/23-gpu/README.md'", d), 0);
@@ -532,7 +536,8 @@ static void test_update_readmes_scaling_blocks(void **state) {
     assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root'", d), 0);
     assert_int_equal(sh("grep -qxF '![Kernel time against sphere count on NVIDIA H100 80GB HBM3]"
                         "(../results/reference/nvidia-h100-80gb-hbm3/scaling/scaling.png)' '%s/%s'", d, results), 0);
-    /* New data: the summaries, 22-bvh's README and docs/results.md are stale; 21-persist's is not. */
+    /* New data: the summaries, 22-bvh's README and docs/results.md are stale; 21-persist's is not.
+     */
     assert_int_equal(sh("cd '%s/%s' && zcat runs.csv.gz | sed 's/,kernel_events,36800,us,ok,random-1k$/,kernel_events,36900,us,ok,random-1k/' "
                         "| gzip -9 -n >new.gz && mv new.gz runs.csv.gz", d, slug), 0);
     assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' --check 2>'%s/err'", d, d), 1);
@@ -581,9 +586,9 @@ static void make_pt_scenes(const fixture *f) {
 
 /* --track pt with the defaults: the stage chapter P4 builds on (p12-behind, not p11-prev) and every
  * P4 stage, on scenes/pt-benchmark.scene and build/scenes/pt-random-{1k,10k,100k}.scene; each pair
- * verified at 64x64 against pt-reference with its manifest's estimator; rows in pt-scaling/runs.csv.gz,
- * summary.md with rays per second; the main track's campaign in the same folder untouched and as
- * before (no rays per second); ./run.sh --scaling --track pt hands over. */
+ * verified at 64x64 against pt-reference with its manifest's estimator; rows in
+ * pt-scaling/runs.csv.gz, summary.md with rays per second; the main track's campaign in the same
+ * folder untouched and as before (no rays per second); ./run.sh --scaling --track pt hands over. */
 static void test_pt_track(void **state) {
     SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
@@ -617,7 +622,8 @@ static void test_pt_track(void **state) {
     assert_int_equal(sh(PT_ROWS "head -n1 | grep -qx "
                         "'order,run,stage,host,gpu,gpu_uuid,width,height,spheres,block,host_memory,metric,value,unit,status,scene'", d), 0);
     assert_int_equal(sh_num(PT_ROWS "awk -F, 'NR > 1 && NF != 16' | wc -l", d), 0);
-    /* p12-behind on the two scenes it holds, p13-bvh and p14-nee on all four: 10 pairs, run-major. */
+    /* p12-behind on the two scenes it holds, p13-bvh and p14-nee on all four: 10 pairs, run-major.
+     */
     const char *pairs = "p12-behind pt-benchmark,p12-behind pt-random-1k,p13-bvh pt-benchmark,p13-bvh pt-random-100k,"
                         "p13-bvh pt-random-10k,p13-bvh pt-random-1k,p14-nee pt-benchmark,p14-nee pt-random-100k,"
                         "p14-nee pt-random-10k,p14-nee pt-random-1k";
@@ -787,7 +793,8 @@ static void test_update_readmes_pt_scaling(void **state) {
                         "(`tools/scaling.sh --help`).' '%s/root/stages/p11-prev/README.md'", d), 0);
     assert_int_equal(sh("grep -qxF 'No scaling campaign of this stage yet: run `./run.sh --scaling --reference` "
                         "(`tools/scaling.sh --help`).' '%s/root/stages/22-bvh/README.md'", d), 0);
-    /* docs/path-tracing.md: kernel times and rays/s of every stage on every scene; docs/results.md's
+    /* docs/path-tracing.md: kernel times and rays/s of every stage on every scene;
+     * docs/results.md's
      * block is the main track's, which has no campaign here. */
     const char *pt_doc = "root/docs/path-tracing.md";
     const char *doc_lines[] = {
@@ -810,7 +817,8 @@ static void test_update_readmes_pt_scaling(void **state) {
     assert_int_equal(sh("grep -q 'scaling.png' '%s/%s'", d, pt_doc), 1);
     assert_int_equal(sh("grep -qxF 'No scaling campaign yet: run `./run.sh --scaling --reference` (`tools/scaling.sh --help`).' "
                         "'%s/root/docs/results.md' && ! grep -q 'pt-' '%s/root/docs/results.md'", d, d), 0);
-    /* The index: p13-bvh, which no benchmark campaign has timed, from its track's scaling campaign. */
+    /* The index: p13-bvh, which no benchmark campaign has timed, from its track's scaling campaign.
+     */
     if (sh("grep -qxF '| [p13-bvh](stages/p13-bvh/README.md) | the fake p13-bvh | kernel 1.00x on 50 spheres "
            "(scaling campaign) |' '%s/root/README.md'", d) != 0) {
         sh("sed 's/^/# README.md: /' '%s/root/README.md'", d);
@@ -824,7 +832,8 @@ static void test_update_readmes_pt_scaling(void **state) {
     assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root'", d), 0);
     assert_int_equal(sh("grep -qxF '![Path tracing: kernel time against sphere count on Fake GPU]"
                         "(../results/reference/fake-gpu/pt-scaling/scaling.png)' '%s/%s'", d, pt_doc), 0);
-    /* New data of p13-bvh: its README, docs/path-tracing.md and the summaries are stale; p12-behind's is not. */
+    /* New data of p13-bvh: its README, docs/path-tracing.md and the summaries are stale;
+     * p12-behind's is not. */
     assert_int_equal(sh("cd '%s/%s' && zcat runs.csv.gz | sed '/,p13-bvh,.*,kernel_events,10000.0,us,ok,pt-random-10k$/s/,10000.0,us,/,12000.0,us,/' "
                         "| gzip -9 -n >new.gz && mv new.gz runs.csv.gz", d, slug), 0);
     assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' --check 2>'%s/err'", d, d), 1);

@@ -1,8 +1,9 @@
 /* Tests of a stage's program made of parts (docs/adding-a-stage.md): tools/stages parts, make show
  * (tools/stage-show.sh) and make diff (tools/stage-diff.sh) on a made-up stage tree, the rules
- * tools/stages check holds parts to, that a shown program compiles to its stage's device code,
- * the sizes the layout keeps to, and the committed proof that the layout changed no stage's code or
- * image. No GPU needed; the compilation test needs nvcc and python3. Run from the repository root. */
+ * tools/stages check holds parts to, that a shown program compiles to its stage's device code, the
+ * sizes the layout keeps to, and the committed proof that the layout changed no stage's code or
+ * image. No GPU needed; the compilation test needs nvcc and python3. Run from the repository root.
+ */
 #include "test_support.h"
 
 #define READER "tools/stages"
@@ -224,7 +225,8 @@ static void stages_keep_to_their_sizes(void **state)
 }
 
 /* results/reference/sass-identity.tsv (tools/lab/sass-identity.sh): a line for every stage, whose
- * device code and image are identical to the revision before the layout, or changed with a reason. */
+ * device code and image are identical to the revision before the layout, or changed with a reason.
+ */
 static void the_identity_record_names_every_stage(void **state)
 {
     (void)state;

@@ -6,10 +6,10 @@
  * It traces the rays of one pixel in N across and one row in N down (default 16) of a WxH frame
  * (default the scene's size), as SPEC.md section 2 does (a primary ray; on a hit a shadow ray and a
  * reflection; a shadow ray where the reflection hits), through the CPU reference's tree
- * (common/raytrace/bvh.c: binned surface area heuristic, leaves of up to SPEC_BVH_LEAF_SPHERES spheres)
- * with the chapter's best walk: the cone box test (stage 27), both children's boxes tested from
- * the parent (stage 25), the nearer entered child first and the farther skipped once the hit is
- * nearer (stage 24), shadow rays ending at the first blocker. Every answer is checked against
+ * (common/raytrace/bvh.c: binned surface area heuristic, leaves of up to SPEC_BVH_LEAF_SPHERES
+ * spheres) with the chapter's best walk: the cone box test (stage 27), both children's boxes tested
+ * from the parent (stage 25), the nearer entered child first and the farther skipped once the hit
+ * is nearer (stage 24), shadow rays ending at the first blocker. Every answer is checked against
  * spec_bvh_closest_hit and spec_bvh_shadow (the reference's walk): a mismatch is an error.
  *
  * It prints, for each kind of ray, the rays a pixel and the boxes and spheres a ray tests, and

@@ -1,4 +1,5 @@
-/* The path tracer's scenes in a bounding volume hierarchy: the main track's (common/raytrace/bvh.c, built
+/* The path tracer's scenes in a bounding volume hierarchy: the main track's (common/raytrace/bvh.c,
+ * built
  * on the host by the surface area heuristic) over the path tracer's spheres. pt_closest_hit
  * walks it when a world carries one (pt_math.h). */
 #ifndef PT_BVH_H

@@ -311,11 +311,11 @@ PT_FN int pt_closest_hit_in_order(const struct pt_world *world, struct spec_vec3
 }
 
 /* pt_closest_hit_in_order's answer through world->bvh, by the main track's two rules
- * (common/raytrace/spec_bvh.h): a candidate wins on (t, index), whatever order the tree meets the spheres
- * in, and a box is skipped only when no sphere inside it can pass pt_sphere_hit's rounded test
- * before the best t so far. pt_sphere_hit's discriminant is spec_intersect's divided by 4, which
- * is exact, so the same widening (SPEC_BVH_REACH) bounds where it can report a hit, and a hit it
- * reports lies on its sphere, so inside the widened box. */
+ * (common/raytrace/spec_bvh.h): a candidate wins on (t, index), whatever order the tree meets the
+ * spheres in, and a box is skipped only when no sphere inside it can pass pt_sphere_hit's rounded
+ * test before the best t so far. pt_sphere_hit's discriminant is spec_intersect's divided by 4,
+ * which is exact, so the same widening (SPEC_BVH_REACH) bounds where it can report a hit, and a hit
+ * it reports lies on its sphere, so inside the widened box. */
 PT_FN int pt_closest_hit_in_tree(const struct pt_world *world, struct spec_vec3 origin,
                                  struct spec_vec3 direction, float *t)
 {

@@ -14,12 +14,12 @@ extern "C" {
 #define PT_REFERENCE_OUT_OF_MEMORY (~0ULL)
 
 /* Adds `samples` samples of every pixel of world (width x height) into sums (width * height * 3,
- * zeroed by the caller) with `threads` threads (0: one per core), each sample made by
- * `estimator` (enum pt_estimator, or PT_ESTIMATOR_RESERVOIRS of pathtrace/pt_reservoirs.h:
- * SPEC.md section 6). A world of more than PT_BVH_FROM spheres without a hierarchy is searched
- * through one built here (pt_bvh.h; the same image, sooner). Returns the rays traced, shadow rays included, or
- * PT_REFERENCE_OUT_OF_MEMORY (nothing rendered) when the host memory of
- * pt_reference_pixel_bytes() per pixel cannot be had. */
+ * zeroed by the caller) with `threads` threads (0: one per core), each sample made by `estimator`
+ * (enum pt_estimator, or PT_ESTIMATOR_RESERVOIRS of pathtrace/pt_reservoirs.h: SPEC.md section 6).
+ * A world of more than PT_BVH_FROM spheres without a hierarchy is searched through one built here
+ * (pt_bvh.h; the same image, sooner). Returns the rays traced, shadow rays included, or
+ * PT_REFERENCE_OUT_OF_MEMORY (nothing rendered) when the host memory of pt_reference_pixel_bytes()
+ * per pixel cannot be had. */
 unsigned long long pt_reference_render(const struct pt_world *world, int estimator, int samples,
                                        int threads, unsigned long long *sums);
 

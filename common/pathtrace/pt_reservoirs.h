@@ -25,8 +25,8 @@ extern "C" {
 #endif
 
 /* The estimator of this file, numbered after pt_math.h's. PT_ESTIMATORS counts those, which
- * make one sample at a time (pt_trace_sample_with); this one renders frame by frame, pass by
- * pass: the CPU reference (pt_reference.c), the GPU ray count (common/runtime/count_rays.cu) and stage
+ * make one sample at a time (pt_trace_sample_with); this one renders frame by frame, pass by pass:
+ * the CPU reference (pt_reference.c), the GPU ray count (common/runtime/count_rays.cu) and stage
  * p08e-reservoirs call the passes below themselves. */
 enum pt_frame_estimator { PT_ESTIMATOR_RESERVOIRS = PT_ESTIMATORS, PT_ALL_ESTIMATORS };
 

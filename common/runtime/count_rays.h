@@ -1,5 +1,6 @@
 /* The rays an image needs, for the report's rays per second: counted on the GPU with the
- * reference arithmetic after the timed phases (common/runtime/count_rays.cu), so no stage has to count. */
+ * reference arithmetic after the timed phases (common/runtime/count_rays.cu), so no stage has to
+ * count. */
 #ifndef COUNT_RAYS_H
 #define COUNT_RAYS_H
 

@@ -103,7 +103,8 @@ static const struct option_row option_rows[] = {
     {.name = "--samples", .value = "N", .set = "--samples", .kind = COUNT, .field = FIELD(samples),
      .min = 1, .max = OPTIONS_MAX_SAMPLES, .home = PATH_TRACING_TRACK,
      .usage = "samples per pixel, {min} to {max} (default: the scene's)"},
-    {.name = "--record", .value = "DIR", .set = "--record", .kind = TEXT, .field = FIELD(record_dir),
+    {.name = "--record", .value = "DIR", .set = "--record", .kind = TEXT,
+     .field = FIELD(record_dir),
      .home = SEGMENT_STAGES, .manifest = MANIFEST_PT,
      .usage = "save frame 0's paths before one segment for the kernel\n"
               "benchmark (build/<stage>-bench DIR); DIR is created"},
@@ -160,7 +161,9 @@ static void rows_taken(const char *accepted, int taken[OPTION_ROWS])
             char name[64];
             snprintf(name, sizeof name, "%.*s", (int)length, word);
             if (length >= sizeof name || !options_known(name)) {
-                fprintf(stderr, "error: this program accepts '%.*s', which is no option (common/runtime/options.c)\n",
+                fprintf(stderr,
+                        "error: this program accepts '%.*s', which is no option "
+                        "(common/runtime/options.c)\n",
                         (int)length, word);
                 exit(1);
             }
@@ -295,8 +298,8 @@ static void refuse(const struct option_row *r, const int taken[OPTION_ROWS], cha
                      r->note ? r->note : "");
         return;
     case CPU_REFERENCES:
-        snprintf(error, error_size, "option %s is for the CPU reference; a stage renders on the GPU",
-                 r->name);
+        snprintf(error, error_size,
+                 "option %s is for the CPU reference; a stage renders on the GPU", r->name);
         return;
     case PATH_TRACING_TRACK:
         snprintf(error, error_size,
@@ -470,7 +473,8 @@ void options_print_usage(FILE *out, const char *program, const char *accepted,
         case DEFAULT_OUTPUT:
             /* The stages write an image only when asked; the references exist to write one,
              * and refuse to run without --output. */
-            snprintf(default_text, sizeof default_text, "%s", gpu ? "default: no image" : "required");
+            snprintf(default_text, sizeof default_text, "%s",
+                     gpu ? "default: no image" : "required");
             break;
         case DEFAULT_BLOCK:
             snprintf(default_text, sizeof default_text, "%s", default_block ? default_block : "");
@@ -480,10 +484,12 @@ void options_print_usage(FILE *out, const char *program, const char *accepted,
             break;
         }
         char head[64];
-        snprintf(head, sizeof head, "%s%s%s", r->name, r->value ? " " : "", r->value ? r->value : "");
+        snprintf(head, sizeof head, "%s%s%s", r->name, r->value ? " " : "",
+                 r->value ? r->value : "");
         fprintf(out, "  %-*s", strlen(head) + 2 <= 16 ? 16 : (int)strlen(head) + 2, head);
         write_usage_text(out, r->usage, r, default_text);
     }
     if (gpu)
-        fprintf(out, "\nexit status: 0 rendered, 1 CUDA or system failure, 2 bad input or no GPU\n");
+        fprintf(out,
+                "\nexit status: 0 rendered, 1 CUDA or system failure, 2 bad input or no GPU\n");
 }

@@ -14,11 +14,11 @@ extern "C" {
 #define OPTIONS_ERROR_BYTES 512
 
 /* Every option is one row of the table in options.c: its name, value, field, limits, usage text,
- * which programs take it and which track's manifests may list it. A program says which options
- * it accepts beyond --scene, --size, --output and --help (every program's) as a list of names
+ * which programs take it and which track's manifests may list it. A program says which options it
+ * accepts beyond --scene, --size, --output and --help (every program's) as a list of names
  * separated by spaces, e.g. "--csv --device --block": a stage's list is every stage's
- * (OPTIONS_GPU), its track's and its manifest's (common/runtime/stage_main.c); the CPU references take
- * --threads (and build/pt-reference --samples --estimator). */
+ * (OPTIONS_GPU), its track's and its manifest's (common/runtime/stage_main.c); the CPU references
+ * take --threads (and build/pt-reference --samples --estimator). */
 #define OPTIONS_GPU "--csv --device"
 
 #define OPTIONS_MAX_RAYS_PER_THREAD 64

@@ -1,8 +1,8 @@
 /* The lexical layer of scene files (SPEC.md section 1), shared by the main chain's parser
- * (common/raytrace/scene.c) and the path-tracing track's (common/pathtrace/pt_scene.c): reading a file,
- * plain-ASCII lines of at most 1,024 characters (LF or CRLF), '#' comments, blank-separated
- * tokens, strict numbers, and one-line messages "NAME:LINE: what is wrong". Each parser keeps
- * its own keywords. */
+ * (common/raytrace/scene.c) and the path-tracing track's (common/pathtrace/pt_scene.c): reading a
+ * file, plain-ASCII lines of at most 1,024 characters (LF or CRLF), '#' comments, blank-separated
+ * tokens, strict numbers, and one-line messages "NAME:LINE: what is wrong". Each parser keeps its
+ * own keywords. */
 #ifndef SCENE_TEXT_H
 #define SCENE_TEXT_H
 

@@ -1,8 +1,9 @@
-/* What a track adds to the one main() of every stage (common/runtime/stage_main.c). Each stage links one
- * track: the main track's common/raytrace/rt_track.c or the path tracer's common/pathtrace/pt_track.c.
- * main() parses the options, answers --help, checks the output path, host memory, the GPU and
- * its memory, and prints the report; the track loads its scene, checks what only it knows,
- * renders through the stage's stage_render() and counts the rays. */
+/* What a track adds to the one main() of every stage (common/runtime/stage_main.c). Each stage
+ * links one
+ * track: the main track's common/raytrace/rt_track.c or the path tracer's
+ * common/pathtrace/pt_track.c. main() parses the options, answers --help, checks the output path,
+ * host memory, the GPU and its memory, and prints the report; the track loads its scene, checks
+ * what only it knows, renders through the stage's stage_render() and counts the rays. */
 #ifndef TRACK_H
 #define TRACK_H
 

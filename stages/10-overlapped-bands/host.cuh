@@ -1,6 +1,9 @@
 /* The host half, stage_render: the buffers, the scene's way to the GPU, the launch, the frame's
  * way back and the frees; every phase timed. */
 
+#define BAND_COUNT 16  /* bands of rows, each its own kernel launch and copy */
+#define STREAM_COUNT 4 /* band b goes to stream b % STREAM_COUNT */
+
 extern "C" void stage_render(struct render_job *job)
 {
     const struct scene *scene = job->scene;

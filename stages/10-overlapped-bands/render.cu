@@ -21,9 +21,6 @@
 #include "runtime/host_pages.h"
 #include "raytrace/rt_stage.h"
 
-#define BAND_COUNT 16  /* bands of rows, each its own kernel launch and copy */
-#define STREAM_COUNT 4 /* band b goes to stream b % STREAM_COUNT */
-
 #include "raytrace/rt_math.cuh"
 #include "../04-float3/intersect.cuh"
 #include "../04-float3/trace.cuh"

@@ -18,10 +18,6 @@
 #include "runtime/host_pages.h"
 #include "raytrace/rt_stage.h"
 
-#define BAND_COUNT 16  /* bands of rows, each its own kernel launch and copy */
-#define STREAM_COUNT 4 /* band b goes to stream b % STREAM_COUNT */
-#define MAX_CONSTANT_SPHERES 2048 /* 2048 * 28 bytes: most of constant memory's 64 KiB */
-
 #include "raytrace/rt_math.cuh"
 #include "constants.cuh"
 #include "../04-float3/intersect.cuh"

@@ -21,11 +21,6 @@
 #include "runtime/host_pages.h"
 #include "raytrace/rt_stage.h"
 
-#define BAND_COUNT 16  /* bands of rows, each its own kernel launch and copy */
-#define STREAM_COUNT 4 /* band b goes to stream b % STREAM_COUNT */
-/* 1024 * (28 + 16 + 16) bytes: most of constant memory's 64 KiB */
-#define MAX_CONSTANT_SPHERES 1024
-
 #include "raytrace/rt_math.cuh"
 #include "constants.cuh"
 #include "intersect.cuh"

@@ -27,10 +27,6 @@
 #include "runtime/host_pages.h"
 #include "raytrace/rt_stage.h"
 
-#define BAND_COUNT 16  /* bands of rows, each its own kernel launch and copy */
-#define STREAM_COUNT 4 /* band b goes to stream b % STREAM_COUNT */
-/* 1024 * (28 + 16 + 16) bytes: most of constant memory's 64 KiB */
-#define MAX_CONSTANT_SPHERES 1024
 #define CULL_ANGLE_MARGIN 2e-3f    /* radians added to a packet's cone: float error is far below */
 #define CULL_DISTANCE_MARGIN 1e-3f /* relative margin on distances */
 /* The widest block whose four corner rays bound its primary rays (radians, under a right angle). */

@@ -1,60 +1,21 @@
-/* The host half, stage_render: the buffers, the scene's way to the GPU, the launch, the frame's
- * way back and the frees; every phase timed. */
-
-/* What a frame needs that outlives it: allocated once, reused by every frame. */
-struct frame_resources {
-    unsigned char *framebuffer, *device_framebuffer;
-    cudaStream_t streams[STREAM_COUNT];
-    cudaEvent_t bands_start, band_rendered[BAND_COUNT];
-};
-
-/* The scene into constant memory (an interactive renderer would change it between frames). */
-static void upload_scene(const Sphere *spheres, const Light *light, const Camera *camera,
-                         const float4 *geometry, const float4 *from_camera, int sphere_count)
-{
-    CUDA_CHECK(cudaMemcpyToSymbol(constant_spheres, spheres,
-                                  (size_t)sphere_count * sizeof(Sphere)));
-    CUDA_CHECK(cudaMemcpyToSymbol(constant_light, light, sizeof(Light)));
-    CUDA_CHECK(cudaMemcpyToSymbol(constant_camera, camera, sizeof(Camera)));
-    CUDA_CHECK(cudaMemcpyToSymbol(constant_geometry, geometry,
-                                  (size_t)sphere_count * sizeof(float4)));
-    CUDA_CHECK(cudaMemcpyToSymbol(constant_from_camera, from_camera,
-                                  (size_t)sphere_count * sizeof(float4)));
-}
-
-/* Launches every band's kernel and copy on its stream; returns the number of bands. */
-static int launch_bands(const struct frame_resources *frame, dim3 threads, int sphere_count,
-                        int width, int height)
-{
-    int band_rows = (height + BAND_COUNT - 1) / BAND_COUNT;
-    int bands = (height + band_rows - 1) / band_rows;
-    size_t row_bytes = (size_t)width * 3;
-    /* Recorded in the legacy default stream, which the streams created above wait for. */
-    CUDA_CHECK(cudaEventRecord(frame->bands_start, 0));
-    for (int b = 0; b < bands; b++) {
-        int first_row = b * band_rows;
-        int end_row = first_row + band_rows < height ? first_row + band_rows : height;
-        cudaStream_t stream = frame->streams[b % STREAM_COUNT];
-        dim3 blocks((width + threads.x - 1) / threads.x,
-                    (end_row - first_row + threads.y - 1) / threads.y);
-        render_kernel<<<blocks, threads, 0, stream>>>(frame->device_framebuffer, sphere_count,
-                                                      width, height, first_row, end_row);
-        CUDA_CHECK_LAUNCH("render_kernel");
-        CUDA_CHECK(cudaEventRecord(frame->band_rendered[b], stream));
-        CUDA_CHECK(cudaMemcpyAsync(frame->framebuffer + (size_t)first_row * row_bytes,
-                                   frame->device_framebuffer + (size_t)first_row * row_bytes,
-                                   (size_t)(end_row - first_row) * row_bytes,
-                                   cudaMemcpyDeviceToHost, stream));
-    }
-    return bands;
-}
-
-static void wait_for_copies(const struct frame_resources *frame)
-{
-    for (int s = 0; s < STREAM_COUNT; s++) {
-        CUDA_CHECK(cudaStreamSynchronize(frame->streams[s]));
-    }
-}
+/* The host half of every stage from 13 on, stage_render: the host buffers (the 8-bit frame buffer
+ * in 2 MiB pages, registered with CUDA; the scene in pinned memory), the scene's upload, the
+ * kernel and copy phases of the first frame, the steady-state frames of --frames N (each reuses
+ * every allocation: it uploads the scene, launches the bands and waits for the last copy), and
+ * the frees, every phase timed. What a stage changes, it defines in its own parts before this one:
+ *   frame.cuh       struct frame_resources (what a frame needs that outlives it), prepare_frame()
+ *                   (what the frame takes from the scene, on the host), allocate_frame() and
+ *                   free_frame() (the device allocation and device free phases)
+ *   bands.cuh       launch_bands() and wait_for_copies(), the launches and copies of one frame;
+ *                   start_stream(), mark_frame_on_host() and finish_stream(): the image file
+ *                   streamed as the bands arrive (stage 21a), else handed over at the end
+ *   upload.cuh      upload_scene(), the scene's way to the GPU every frame; prepare_upload() and
+ *                   free_upload(), what it sends that the host keeps besides the scene's arrays
+ *   build_tree.cuh  build_tree_on_host() and build_tree(), what a frame builds before its bands,
+ *                   on the host before the upload or on the GPU after it (from stage 22 on, a
+ *                   tree), and steady_report(), the report of frames 2..N's builds (from stage 22
+ *                   on in frame.cuh, whose frame keeps it) */
+#include "runtime/host_pages.h"
 
 extern "C" void stage_render(struct render_job *job)
 {
@@ -115,24 +76,21 @@ extern "C" void stage_render(struct render_job *job)
                                   radius_squared);
         from_camera[s] = make_float4(oc.x, oc.y, oc.z, dot3(oc, oc) - radius_squared);
     }
+    prepare_upload(&frame, spheres, scene->sphere_count);
+    prepare_frame(&frame, scene, light, camera);
     report_phase_since(report, PHASE_HOST_ALLOCATION, start);
 
+    start_stream(&frame, job);
     start = timer_now_us();
-    CUDA_CHECK(cudaMalloc((void **)&frame.device_framebuffer, framebuffer_bytes));
-    for (int s = 0; s < STREAM_COUNT; s++) {
-        CUDA_CHECK(cudaStreamCreate(&frame.streams[s]));
-    }
-    CUDA_CHECK(cudaEventCreate(&frame.bands_start));
-    for (int b = 0; b < BAND_COUNT; b++) {
-        CUDA_CHECK(cudaEventCreate(&frame.band_rendered[b]));
-    }
+    allocate_frame(&frame, job, framebuffer_bytes);
     report_phase_since(report, PHASE_DEVICE_ALLOCATION, start);
 
+    build_tree_on_host(&frame, scene, report);
     start = timer_now_us();
-    upload_scene(spheres, light, camera, geometry, from_camera, scene->sphere_count);
+    report->bytes_to_device += upload_scene(spheres, light, camera, geometry, from_camera, &frame,
+                                            scene->sphere_count);
     report_phase_since(report, PHASE_HOST_TO_DEVICE, start);
-    report->bytes_to_device += spheres_bytes + sizeof(Light) + sizeof(Camera) +
-                               2 * (size_t)scene->sphere_count * sizeof(float4);
+    build_tree(&frame, report);
 
     dim3 threads(job->block_x, job->block_y);
     start = timer_now_us();
@@ -152,16 +110,22 @@ extern "C" void stage_render(struct render_job *job)
     start = timer_now_us();
     wait_for_copies(&frame);
     report_phase_since(report, PHASE_DEVICE_TO_HOST, start);
+    mark_frame_on_host(&frame);
     report->bytes_to_host += framebuffer_bytes;
     /* Asked after the copies, so that the copy phase does not include it. */
     gpu_kernel_resources(report, (const void *)render_kernel, threads.x * threads.y, 0);
+    const bool streamed = finish_stream(&frame, job);
 
     /* Steady state: frames 2..N reuse everything above; each is timed whole on the CPU clock. */
     if (job->frames > 1) {
         double frames_us = 0, fastest_us = 0;
+        struct report *steady = steady_report(&frame, report);
         for (int f = 1; f < job->frames; f++) {
             double frame_start = timer_now_us();
-            upload_scene(spheres, light, camera, geometry, from_camera, scene->sphere_count);
+            build_tree_on_host(&frame, scene, steady);
+            upload_scene(spheres, light, camera, geometry, from_camera, &frame,
+                         scene->sphere_count);
+            build_tree(&frame, steady);
             launch_bands(&frame, threads, scene->sphere_count, width, height);
             wait_for_copies(&frame);
             double frame_us = timer_now_us() - frame_start;
@@ -174,17 +138,12 @@ extern "C" void stage_render(struct render_job *job)
     }
 
     start = timer_now_us();
-    CUDA_CHECK(cudaFree(frame.device_framebuffer));
-    for (int s = 0; s < STREAM_COUNT; s++) {
-        CUDA_CHECK(cudaStreamDestroy(frame.streams[s]));
-    }
-    CUDA_CHECK(cudaEventDestroy(frame.bands_start));
-    for (int b = 0; b < BAND_COUNT; b++) {
-        CUDA_CHECK(cudaEventDestroy(frame.band_rendered[b]));
-    }
+    free_frame(&frame);
     report_phase_since(report, PHASE_DEVICE_FREE, start);
 
-    render_job_frame_ready_rgb8(job, framebuffer);
+    if (!streamed) {
+        render_job_frame_ready_rgb8(job, framebuffer);
+    }
 
     start = timer_now_us();
     CUDA_CHECK(cudaHostUnregister(framebuffer));
@@ -198,5 +157,6 @@ extern "C" void stage_render(struct render_job *job)
     CUDA_CHECK(cudaFreeHost(camera));
     CUDA_CHECK(cudaFreeHost(geometry));
     CUDA_CHECK(cudaFreeHost(from_camera));
+    free_upload(&frame);
     report_phase_since(report, PHASE_HOST_FREE, start);
 }

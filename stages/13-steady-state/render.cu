@@ -19,19 +19,17 @@
 #include <stdlib.h>
 
 #include "runtime/gpu.h"
-#include "runtime/host_pages.h"
 #include "raytrace/rt_stage.h"
-
-#define BAND_COUNT 16  /* bands of rows, each its own kernel launch and copy */
-#define STREAM_COUNT 4 /* band b goes to stream b % STREAM_COUNT */
-/* 1024 * (28 + 16 + 16) bytes: most of constant memory's 64 KiB */
-#define MAX_CONSTANT_SPHERES 1024
 
 #include "raytrace/rt_math.cuh"
 #include "../12-lean-intersection/constants.cuh"
 #include "../12-lean-intersection/intersect.cuh"
 #include "../12-lean-intersection/trace.cuh"
 #include "../12-lean-intersection/kernel.cuh"
+#include "frame.cuh"
+#include "build_tree.cuh"
+#include "bands.cuh"
+#include "upload.cuh"
 #include "host.cuh"
 
 extern "C" const struct stage_info stage_info = {

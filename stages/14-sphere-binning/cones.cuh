@@ -14,11 +14,11 @@
  * 0.002 of the light. */
 #define LIGHT_OFFSET 0.004f
 /* The rounded test can report a sphere that a ray's line misses by up to about 1e-3 of the
- * distance from the ray's origin to the sphere (common/raytrace/spec_bvh.h derives the bound), an angle
- * at the light past SHADOW_MARGIN when the origin is far and the sphere near the light
- * (tools/difftest.sh, seed 60). So each radius grows by SHADOW_REACH times the farthest a ray
- * that uses the cells can start from the sphere: a ray whose origin lies within shadow_near of
- * the light (scene_shadow_near) uses them, one that starts farther tests every sphere. */
+ * distance from the ray's origin to the sphere (common/raytrace/spec_bvh.h derives the bound), an
+ * angle at the light past SHADOW_MARGIN when the origin is far and the sphere near the light
+ * (tools/difftest.sh, seed 60). So each radius grows by SHADOW_REACH times the farthest a ray that
+ * uses the cells can start from the sphere: a ray whose origin lies within shadow_near of the light
+ * (scene_shadow_near) uses them, one that starts farther tests every sphere. */
 #define SHADOW_REACH SPEC_BVH_REACH
 
 __device__ inline float3 unit3(float3 v)

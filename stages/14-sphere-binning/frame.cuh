@@ -1,6 +1,10 @@
-/* The frame, as the chapter's host half (raytrace/the-kernel-to-the-floor/host.cuh) asks of a
- * stage: what a frame needs that outlives it, allocated and freed once, and the launches of one
- * frame, those before the bands and one band's kernel. */
+/* The frame, as the host half (13-steady-state/host.cuh) asks of a stage: what a frame needs that
+ * outlives it, allocated and freed once, and the launches of one frame, those before the bands and
+ * one band's kernel. */
+
+#define BAND_COUNT 16  /* bands of rows, each its own kernel launch and copy */
+#define STREAM_COUNT 4 /* band b goes to stream b % STREAM_COUNT */
+
 /* What a frame needs that outlives it: allocated once, reused by every frame. */
 struct frame_resources {
     unsigned char *framebuffer, *device_framebuffer;

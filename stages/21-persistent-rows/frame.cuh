@@ -1,11 +1,16 @@
-/* The frame, as the chapter's host half (raytrace/the-kernel-to-the-floor/host.cuh) asks of a
- * stage: what a frame needs that outlives it, allocated and freed once, and the launches of one
- * frame, those before the bands and one band's kernel. */
+/* The frame, as the host half (13-steady-state/host.cuh) asks of a stage: what a frame needs that
+ * outlives it, allocated and freed once, and the launches of one frame, those before the bands and
+ * one band's kernel. */
+
+#define BAND_COUNT 16  /* bands of rows, each its own kernel launch and copy */
+#define STREAM_COUNT 4 /* band b's kernel goes to stream b % STREAM_COUNT */
+
 /* What a frame needs that outlives it: allocated once, reused by every frame. */
 struct frame_resources {
     unsigned char *framebuffer, *device_framebuffer;
     unsigned int *tile_bins, *light_bins; /* mask_words words per tile, per cell */
     float4 *bounds; /* per sphere: centre and 1.01 x radius, for the reflection packets */
+    float4 *bounds_on_host; /* the same on the host, sent every frame (upload.cuh) */
     float *plane_x, *plane_y; /* per column, per row */
     int resident_blocks;      /* blocks of render_kernel the GPU holds at once */
     int tiles_x, tiles_y, mask_words;

@@ -28,13 +28,7 @@
 #include <stdlib.h>
 
 #include "runtime/gpu.h"
-#include "runtime/host_pages.h"
 #include "raytrace/rt_stage.h"
-
-#define BAND_COUNT 16  /* bands of rows, each its own kernel launch and copy */
-#define STREAM_COUNT 4 /* band b's kernel goes to stream b % STREAM_COUNT */
-/* 1024 * (28 + 16 + 16) bytes: most of constant memory's 64 KiB */
-#define MAX_CONSTANT_SPHERES 1024
 
 #include "../20-skipped-work/rt_math.cuh"
 #include "../14-sphere-binning/constants.cuh"
@@ -50,8 +44,10 @@
 #include "setup.cuh"
 #include "kernel.cuh"
 #include "frame.cuh"
+#include "../13-steady-state/build_tree.cuh"
 #include "../15-copy-stream/bands.cuh"
-#include "../19-global-sphere-loads/host.cuh"
+#include "../19-global-sphere-loads/upload.cuh"
+#include "../13-steady-state/host.cuh"
 
 extern "C" const struct stage_info stage_info = {
     MAX_CONSTANT_SPHERES,

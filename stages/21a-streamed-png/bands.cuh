@@ -1,9 +1,9 @@
-/* The bands of one frame: each band's kernel and its copy to the host, launched band by band, and
- * the wait for the last copy. */
+/* The bands of one frame: each band's kernel and its copy to the host, launched band by band, the
+ * wait for the last copy, and the frame's way out once it is on the host. */
 
 /* Launches the setup, then every band's kernel and copy on its stream, and with an encoder, what
  * tells it of each band's rows; returns the number of bands. */
-static int launch_bands(const struct frame_resources *frame, dim3 threads, int sphere_count,
+static int launch_bands(struct frame_resources *frame, dim3 threads, int sphere_count,
                         int width, int height)
 {
     int band_rows = (height + BAND_COUNT - 1) / BAND_COUNT;
@@ -42,4 +42,26 @@ static int launch_bands(const struct frame_resources *frame, dim3 threads, int s
 static void wait_for_copies(const struct frame_resources *frame)
 {
     CUDA_CHECK(cudaStreamSynchronize(frame->copy_stream));
+}
+
+/* With a PNG to write, its encoder's threads start before the device allocation and wait for the
+ * bands' rows (timed apart: the report's image_encoder_start). */
+static void start_stream(struct frame_resources *frame, struct render_job *job)
+{
+    frame->encoder =
+        render_job_stream_png(job, frame->framebuffer, (job->height + BAND_COUNT - 1) / BAND_COUNT);
+    frame->streamed = frame->encoder != NULL;
+}
+static void mark_frame_on_host(struct frame_resources *frame) { frame->on_host = timer_now_us(); }
+/* The PNG: what the threads have not deflated yet is done now on every core, then the file is
+ * written (image_write: from on_host to the file closed). Frames 2..N, if any, run as in stage
+ * 21, with no encoder. */
+static bool finish_stream(struct frame_resources *frame, struct render_job *job)
+{
+    if (frame->streamed) {
+        CUDA_CHECK(cudaStreamSynchronize(frame->arrival_stream)); /* every band told */
+        render_job_frame_ready_streamed(job, frame->framebuffer, frame->encoder, frame->on_host);
+        frame->encoder = NULL;
+    }
+    return frame->streamed;
 }

@@ -1,6 +1,10 @@
-/* The frame, as the chapter's host half (raytrace/the-kernel-to-the-floor/host.cuh) asks of a
- * stage: what a frame needs that outlives it, allocated and freed once, and the launches of one
- * frame, those before the bands and one band's kernel. */
+/* The frame, as the host half (13-steady-state/host.cuh) asks of a stage: what a frame needs that
+ * outlives it, allocated and freed once, and the launches of one frame, those before the bands and
+ * one band's kernel. */
+
+#define BAND_COUNT 16  /* bands of rows, each its own kernel launch and copy */
+#define STREAM_COUNT 4 /* band b's kernel goes to stream b % STREAM_COUNT */
+
 /* With a PNG to write, what the encoder is told as each band's copy ends. */
 struct band_arrival {
     struct png_stream *encoder;
@@ -19,6 +23,7 @@ struct frame_resources {
     unsigned char *framebuffer, *device_framebuffer;
     unsigned int *tile_bins, *light_bins; /* mask_words words per tile, per cell */
     float4 *bounds; /* per sphere: centre and 1.01 x radius, for the reflection packets */
+    float4 *bounds_on_host; /* the same on the host, sent every frame (upload.cuh) */
     float *plane_x, *plane_y; /* per column, per row */
     int resident_blocks;      /* blocks of render_kernel the GPU holds at once */
     int tiles_x, tiles_y, mask_words;
@@ -26,13 +31,15 @@ struct frame_resources {
     cudaStream_t streams[STREAM_COUNT];
     cudaStream_t copy_stream; /* every band's copy, each after its band's kernel */
     cudaEvent_t bands_start, band_rendered[BAND_COUNT];
-    /* With a PNG to write: its encoder (NULL: none, or no longer fed), and what tells it that a
-     * band is on the host: an event after the band's copy, and a host function in a stream of
-     * its own that waits for it. */
+    /* With a PNG to write (streamed): its encoder (NULL once no longer fed), and what tells it
+     * that a band is on the host: an event after its copy, and a host function in a stream that
+     * waits for it. */
+    bool streamed;
     struct png_stream *encoder;
-    struct band_arrival *arrivals; /* per band */
+    struct band_arrival arrivals[BAND_COUNT];
     cudaStream_t arrival_stream;
     cudaEvent_t band_copied[BAND_COUNT];
+    double on_host; /* when the first frame was on the host */
 };
 
 /* What the frame takes from the scene, and what the stage works out from it for the light and the
@@ -88,6 +95,12 @@ static void allocate_frame(struct frame_resources *frame, const struct render_jo
     for (int b = 0; b < BAND_COUNT; b++) {
         CUDA_CHECK(cudaEventCreate(&frame->band_rendered[b]));
     }
+    if (frame->streamed) {
+        CUDA_CHECK(cudaStreamCreateWithFlags(&frame->arrival_stream, cudaStreamNonBlocking));
+        for (int b = 0; b < BAND_COUNT; b++) {
+            CUDA_CHECK(cudaEventCreateWithFlags(&frame->band_copied[b], cudaEventDisableTiming));
+        }
+    }
 }
 
 /* The device free phase. */
@@ -106,6 +119,12 @@ static void free_frame(struct frame_resources *frame)
     CUDA_CHECK(cudaEventDestroy(frame->bands_start));
     for (int b = 0; b < BAND_COUNT; b++) {
         CUDA_CHECK(cudaEventDestroy(frame->band_rendered[b]));
+    }
+    if (frame->streamed) {
+        CUDA_CHECK(cudaStreamDestroy(frame->arrival_stream));
+        for (int b = 0; b < BAND_COUNT; b++) {
+            CUDA_CHECK(cudaEventDestroy(frame->band_copied[b]));
+        }
     }
 }
 

@@ -1,6 +1,6 @@
-/* The frame, as the chapter's host half (raytrace/scenes-that-grow/host.cuh) asks of a
- * stage: what a frame needs that outlives it, allocated and freed once, and the launches of one
- * frame, those before the bands and one band's kernel. */
+/* The frame, as the host half (13-steady-state/host.cuh) asks of a stage: what a frame needs that
+ * outlives it, allocated and freed once, and the launches of one frame, those before the bands and
+ * one band's kernel. */
 
 #define BAND_COUNT 16  /* bands of rows, each its own kernel launch and copy */
 #define STREAM_COUNT 4 /* band b's kernel goes to stream b % STREAM_COUNT */
@@ -10,6 +10,7 @@ struct frame_resources {
     unsigned char *framebuffer, *device_framebuffer;
     Scene scene; /* the spheres and the tree: device pointers */
     struct build_buffers build; /* what the tree's build works in */
+    struct report steady; /* the builds of frames 2..N are in the frame times, not the phase */
     int sphere_count;
     float *plane_x, *plane_y; /* per column, per row */
     int resident_blocks;      /* blocks of render_kernel the GPU holds at once */
@@ -37,6 +38,13 @@ static void prepare_frame(struct frame_resources *frame, const struct scene *sce
     }
     light->negligible_cosine_squared = (float)(0.97 * cutoff * cutoff);
     frame->sphere_count = scene->sphere_count;
+}
+
+/* What frames 2..N's builds report to: a report of their own (steady). */
+static struct report *steady_report(struct frame_resources *frame, struct report *report)
+{
+    report_init(&frame->steady, report->stage);
+    return &frame->steady;
 }
 
 /* The tree's memory on the GPU, allocated and freed with the frame's (build_tree.cuh). */
@@ -116,3 +124,12 @@ static void launch_render(const struct frame_resources *frame, dim3 threads, cud
                                                   first_row, end_row);
     CUDA_CHECK_LAUNCH("render_kernel");
 }
+
+/* The stage's limits and defaults (runtime/stage_info.h). */
+extern "C" const struct stage_info stage_info = {
+    SCENE_MAX_SPHERES,
+    "the scene format's limit",
+    32, 8,
+    0, /* no --rays-per-thread */
+    BLOCK_THREADS_MAX, /* __launch_bounds__: --block up to 256 threads */
+};

@@ -1,4 +1,5 @@
 /* The scene on the GPU: the spheres and the tree in global memory. */
+#include "raytrace/bvh.h"
 
 /* What the kernel reads of the scene, all in global memory: the spheres, two 16-byte views of
  * them (centre and radius squared; oc and k from the camera), and the hierarchy (nodes, and the

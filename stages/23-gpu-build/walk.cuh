@@ -6,12 +6,12 @@
 #define TREE_STACK 82
 
 /* Walks the tree for a ray (direction d, a = d.d, inverse = 1 / d per component) with a stack of
- * children: an inner node whose box the ray cannot enter before the best t so far is skipped
- * with everything inside (spec_bvh_may_hit widens each box by what rounding can reach: the
- * image's bits rest on it, common/raytrace/spec_bvh.h); a leaf's sphere is tested. The nearest hit is the
+ * children: an inner node whose box the ray cannot enter before the best t so far is skipped with
+ * everything inside (spec_bvh_may_hit widens each box by what rounding can reach: the image's bits
+ * rest on it, common/raytrace/spec_bvh.h); a leaf's sphere is tested. The nearest hit is the
  * smallest (t, index), as SPEC.md's loop in file order finds it; a blocker ends the walk. Returns
- * the sphere (or -1) and its t in *distance. Inlined with `what` known, each call keeps only
- * its own branches. */
+ * the sphere (or -1) and its t in *distance. Inlined with `what` known, each call keeps only its
+ * own branches. */
 __device__ __forceinline__ int search_tree(const Scene *scene, enum search what, float3 origin,
                                            float3 direction, float a, float *distance)
 {

@@ -13,8 +13,8 @@ struct Pending {
 
 /* Walks the tree for a ray (direction d, a = d.d, inverse = 1 / d per component): takes the
  * nearest pending child, drops it if the ray enters it past the best t so far, else tests its two
- * children: a leaf's sphere at once, an inner node's box for its entry (spec_bvh_entry widens
- * each box by what rounding can reach: the image's bits rest on it, common/raytrace/spec_bvh.h); the
+ * children: a leaf's sphere at once, an inner node's box for its entry (spec_bvh_entry widens each
+ * box by what rounding can reach: the image's bits rest on it, common/raytrace/spec_bvh.h); the
  * entered ones are pushed, the farther first. The nearest hit is the smallest (t, index), as
  * SPEC.md's loop in file order finds it; a blocker ends the walk. Returns the sphere (or -1) and
  * its t in *distance. Inlined with `what` known, each call keeps only its own branches. */

@@ -17,10 +17,10 @@ struct Pending {
  * nearest pending child, drops it if the ray enters it past the best t so far, else tests its two
  * children: a leaf's sphere at once, an inner node's box, held by its parent, for its entry
  * (spec_bvh_entry widens each box by what rounding can reach: the image's bits rest on it,
- * common/raytrace/spec_bvh.h); the entered ones are pushed, the farther first. The nearest hit is the
- * smallest (t, index), as SPEC.md's loop in file order finds it; a blocker ends the walk. Returns
- * the sphere (or -1) and its t in *distance. Inlined with `what` known, each call keeps only its
- * own branches. */
+ * common/raytrace/spec_bvh.h); the entered ones are pushed, the farther first. The nearest hit is
+ * the smallest (t, index), as SPEC.md's loop in file order finds it; a blocker ends the walk.
+ * Returns the sphere (or -1) and its t in *distance. Inlined with `what` known, each call keeps
+ * only its own branches. */
 __device__ __forceinline__ int search_tree(const Scene *scene, enum search what, float3 origin,
                                            float3 direction, float a, float *distance)
 {

@@ -29,13 +29,13 @@ __device__ inline void order_pair(float *enter_a, int *child_a, float *enter_b, 
 }
 
 /* Walks the tree for a ray (direction d, a = d.d, inverse = 1 / d per component): takes the
- * nearest pending child, drops it if the ray enters it past the best t so far, else tests its
- * wide node's children: a leaf's sphere at once, an inner node's box, held by the wide node, for
- * its entry (spec_bvh_entry widens each box by what rounding can reach: the image's bits rest on
- * it, common/raytrace/spec_bvh.h); the entered ones are sorted by entry and pushed, the farthest first.
- * The nearest hit is the smallest (t, index), as SPEC.md's loop in file order finds it; a blocker ends the walk. Returns
- * the sphere (or -1) and its t in *distance. Inlined with `what` known, each call keeps only its
- * own branches. */
+ * nearest pending child, drops it if the ray enters it past the best t so far, else tests its wide
+ * node's children: a leaf's sphere at once, an inner node's box, held by the wide node, for its
+ * entry (spec_bvh_entry widens each box by what rounding can reach: the image's bits rest on it,
+ * common/raytrace/spec_bvh.h); the entered ones are sorted by entry and pushed, the farthest first.
+ * The nearest hit is the smallest (t, index), as SPEC.md's loop in file order finds it; a blocker
+ * ends the walk. Returns the sphere (or -1) and its t in *distance. Inlined with `what` known, each
+ * call keeps only its own branches. */
 __device__ __forceinline__ int search_tree(const Scene *scene, enum search what, float3 origin,
                                            float3 direction, float a, float *distance)
 {

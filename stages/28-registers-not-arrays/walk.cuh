@@ -43,13 +43,12 @@ __device__ inline struct spec_bvh_cone cone_of_walk(const Scene *scene,
 }
 
 /* Walks the tree for a ray (direction d, a = d.d): takes the nearest pending child, drops it if
- * the ray enters it past the best t so far, else tests its two children: a leaf's sphere at
- * once, an inner node's box, held by its parent, for where the ray's cone enters it
- * (spec_bvh_cone_entry on the box widened at build time: the image's bits rest on the two,
- * common/raytrace/spec_bvh.h); the entered ones are pushed, the farther first. The nearest hit is the
- * smallest (t, index), as SPEC.md's loop in file order finds it; a blocker ends the walk. Returns
- * the sphere (or -1) and its t in *distance. Inlined with `what` known, each call keeps only its
- * own branches. */
+ * the ray enters it past the best t so far, else tests its two children: a leaf's sphere at once,
+ * an inner node's box, held by its parent, for where the ray's cone enters it (spec_bvh_cone_entry
+ * on the box widened at build time: the image's bits rest on the two, common/raytrace/spec_bvh.h);
+ * the entered ones are pushed, the farther first. The nearest hit is the smallest (t, index), as
+ * SPEC.md's loop in file order finds it; a blocker ends the walk. Returns the sphere (or -1) and
+ * its t in *distance. Inlined with `what` known, each call keeps only its own branches. */
 __device__ __forceinline__ int search_tree(const Scene *scene, enum search what, float3 origin,
                                            float3 direction, float a, float *distance)
 {

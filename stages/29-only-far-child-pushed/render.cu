@@ -22,7 +22,6 @@
 #include <cub/device/device_select.cuh>
 
 #include "runtime/gpu.h"
-#include "runtime/host_pages.h"
 #include "raytrace/rt_stage.h"
 
 #include "../20-skipped-work/rt_math.cuh"
@@ -41,4 +40,5 @@
 #include "../26-clustered-build/build_tree.cuh"
 #include "../23-gpu-build/tree_on_host.cuh"
 #include "../15-copy-stream/bands.cuh"
-#include "raytrace/scenes-that-grow/host.cuh"
+#include "../22-bvh-traversal/upload.cuh"
+#include "../13-steady-state/host.cuh"

@@ -2,12 +2,12 @@
  * Stage p10, the 8-bit frame: the pixels are resolved on the device, and only the image comes
  * back.
  *
- * p09 copies every pixel's three 64-bit sums back (24 bytes a pixel) and the host turns them
- * into 8-bit channels when it writes the image. Here a second kernel does that on the GPU, each thread one channel with
- * pt_pixel_channel, the CPU reference's function (SPEC-PATH-TRACING.md section 4: a double
- * division and a float square root, correctly rounded on both sides, so the same bits), and the
- * copy back is the 8-bit image: 3 bytes a pixel, 8 times fewer. The resolve runs after the last
- * sample and is timed with the render loop; the sums never leave the device.
+ * p09 copies every pixel's three 64-bit sums back (24 bytes a pixel) and the host turns them into
+ * 8-bit channels when it writes the image. Here a second kernel does that on the GPU, each thread
+ * one channel with pt_pixel_channel, the CPU reference's function (SPEC-PATH-TRACING.md section 4:
+ * a double division and a float square root, correctly rounded on both sides, so the same bits),
+ * and the copy back is the 8-bit image: 3 bytes a pixel, 8 times fewer. The resolve runs after the
+ * last sample and is timed with the render loop; the sums never leave the device.
  *
  * Builds on p09-path-regeneration.
  */

@@ -1,13 +1,12 @@
 /*
  * Stage p11, registered host pages: the 8-bit image is copied into page-locked memory.
  *
- * p10's image (3 bytes a pixel) is copied into memory from malloc: pageable, so the driver
- * copies it through a page-locked staging buffer of its own, chunk by chunk, and the first
- * write to each 4 KiB page of the destination faults. Here the stage maps the image's memory
- * itself as stage 09 of the main chain does (common/runtime/host_pages.c): anonymous memory advised to
- * use 2 MiB pages, its first touch spread over threads (one a page here), then registered with
- * cudaHostRegister, so the copy is one DMA straight into it. Each step is timed as a part of
- * its phase.
+ * p10's image (3 bytes a pixel) is copied into memory from malloc: pageable, so the driver copies
+ * it through a page-locked staging buffer of its own, chunk by chunk, and the first write to each 4
+ * KiB page of the destination faults. Here the stage maps the image's memory itself as stage 09 of
+ * the main chain does (common/runtime/host_pages.c): anonymous memory advised to use 2 MiB pages,
+ * its first touch spread over threads (one a page here), then registered with cudaHostRegister, so
+ * the copy is one DMA straight into it. Each step is timed as a part of its phase.
  *
  * Builds on p10-rgb8-frame.
  */

@@ -1,20 +1,18 @@
 /*
  * CPU emulation of stage 14's bins (stages/14-sphere-binning/render.cu: bin_tiles_kernel,
- * bin_light_kernel, light_cell, shadow_factor, has_intersection) against the CPU reference's
- * loops over every sphere (common/raytrace/spec_trace.h), on one scene, for four light-bin rules:
- *   mode 0  the stage as it is: radius 1.01 r + LIGHT_OFFSET
- *   mode 1  one rigorous bound, no fallback: + SHADOW_REACH * (farthest_origin + |c - light|), where
- *           farthest_origin bounds |shadow-ray origin - light| (farthest_shadow_origin below)
- *   mode 2  the brief's first guess: + SHADOW_REACH * (min(|cam - light| + 2 FAR,
- *           max_i(|c_i - light| + r_i)) + |c - light| + r)
- *   mode 3  the proposed diff (light-margin.diff): + SHADOW_REACH * (near + LIGHT_OFFSET +
- *           |c - light|), near = shadow_near_distance below (camera to light plus the longest
- *           tangent from the camera to a sphere); a shadow ray with |direction|^2 > near^2
- *           (its origin farther than near from the light) tests every sphere (the last row)
- * Float arithmetic as in the .cu (build with -ffp-contract=off, like -fmad=false). CUDA's acosf
- * and asinf (2 ulp) and __fdividef (2 ulp) are not glibc's: every bin decision within ANGLE_TOL
- * radians of its threshold is "maybe" rather than in or out, and a direction whose cell
- * quotient lies within 4 ulp of a cell edge gets both cells; a ray fails
+ * bin_light_kernel, light_cell, shadow_factor, has_intersection) against the CPU reference's loops
+ * over every sphere (common/raytrace/spec_trace.h), on one scene, for four light-bin rules: mode 0
+ * the stage as it is: radius 1.01 r + LIGHT_OFFSET mode 1  one rigorous bound, no fallback: +
+ * SHADOW_REACH * (farthest_origin + |c - light|), where farthest_origin bounds |shadow-ray origin -
+ * light| (farthest_shadow_origin below) mode 2  the brief's first guess: + SHADOW_REACH * (min(|cam
+ * - light| + 2 FAR, max_i(|c_i - light| + r_i)) + |c - light| + r) mode 3  the proposed diff
+ * (light-margin.diff): + SHADOW_REACH * (near + LIGHT_OFFSET + |c - light|), near =
+ * shadow_near_distance below (camera to light plus the longest tangent from the camera to a
+ * sphere); a shadow ray with |direction|^2 > near^2 (its origin farther than near from the light)
+ * tests every sphere (the last row) Float arithmetic as in the .cu (build with -ffp-contract=off,
+ * like -fmad=false). CUDA's acosf and asinf (2 ulp) and __fdividef (2 ulp) are not glibc's: every
+ * bin decision within ANGLE_TOL radians of its threshold is "maybe" rather than in or out, and a
+ * direction whose cell quotient lies within 4 ulp of a cell edge gets both cells; a ray fails
  * surely only when every candidate answer loses the blocker, and may fail when some could.
  *
  * Each mode is judged two ways: a lane's own cell (what the bins promise, whatever the warp
@@ -261,7 +259,8 @@ static float farthest_shadow_origin(const struct scene *sc, int width, int heigh
     return (float)b;
 }
 
-/* The diff's shadow_near_distance, on the scene (the stage's Sphere array holds the same floats). */
+/* The diff's shadow_near_distance, on the scene (the stage's Sphere array holds the same floats).
+ */
 static float shadow_near_distance(const struct scene *sc)
 {
     double farthest = 0.0;
@@ -343,7 +342,8 @@ static void finish(const struct pixel_parts *p, float shadow, float reflection_s
 
 struct stats {
     long shadow_rays, ref_shadowed;
-    /* [mode][variant: 0 the lane's own cell, 1 stage 14's warp union][0 primary shadow, 1 reflection shadow] */
+    /* [mode][variant: 0 the lane's own cell, 1 stage 14's warp union][0 primary shadow, 1
+     * reflection shadow] */
     long sure[MODES][2][2], maybe[MODES][2][2];
     long pixel_sure[MODES][2], pixel_maybe[MODES][2];
     long primary_sure, primary_maybe, arithmetic, fallback;
@@ -742,7 +742,8 @@ int main(int argc, char **argv)
             fclose(f);
         }
     }
-    /* n pixels shadow_rays ref_shadowed arithmetic primary_sure primary_maybe worst_reach needed_reach,
+    /* n pixels shadow_rays ref_shadowed arithmetic primary_sure primary_maybe worst_reach
+     * needed_reach,
      * then per mode (0 now, 1 fix, 2 brief), per variant (own cell, warp union):
      * sure(primary-shadow) sure(reflection-shadow) maybe(ps) maybe(rs) pixel_sure pixel_maybe */
     printf("%d %d %ld %ld %ld %ld %ld %.3e %.3e %ld", n, W * H, st.shadow_rays, st.ref_shadowed, st.arithmetic,

@@ -1,5 +1,5 @@
-/* The bands of one frame: each band's kernel and its copy to the host, launched band by band, and
- * the wait for the last copy. */
+/* The bands of one frame: each band's kernel and its copy to the host, launched band by band, the
+ * wait for the last copy, and the frame's way out once it is on the host. */
 
 /* Launches the setup, then every band's kernel and copy on its stream; returns the number of
  * bands. */
@@ -33,3 +33,8 @@ static void wait_for_copies(const struct frame_resources *frame)
         CUDA_CHECK(cudaStreamSynchronize(frame->streams[s]));
     }
 }
+
+/* The image file streamed as the bands arrive (stage 21a's PNG): not here. */
+static void start_stream(struct frame_resources *, struct render_job *) {}
+static void mark_frame_on_host(struct frame_resources *) {}
+static bool finish_stream(struct frame_resources *, struct render_job *) { return false; }
