@@ -250,7 +250,7 @@ clean:
 .PHONY: list
 list:
 	@tools/stages table | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$$i] = i; next } \
-	    { printf "%-5s %-30s %-30s %s\n", $$c["id"], $$c["stage"], $$c["builds-on"], $$c["lesson"] }'
+	    { printf "%-5s %-40s %-30s %s\n", $$c["id"], $$c["stage"], $$c["builds-on"], $$c["lesson"] }'
 
 # The scaling campaign's scenes (tools/scaling.sh): scenes/generate-random.py COUNT with its
 # default seed and size (8192x8192); COUNT = 999, 9999, 99999, so that with the floor they hold
