@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# The scaling campaign of chapter 4 ("Scenes that grow"): times main-track stages on scenes of
-# growing size, by default the stage the chapter starts from (21-persistent-rows) and every stage
-# of the chapter, on scenes/benchmark.scene (19 spheres) and on build/scenes/random-1k.scene,
-# random-10k and random-100k (`make scenes`: 1,000, 10,000 and 100,000 spheres at 8192x8192).
-# With --track pt, the same for the path-tracing track's chapter P4 ("Path tracing: scenes that
-# grow"): by default the stage P4 starts from (p12-host-work-behind-render) and every stage of P4,
+# The scaling campaign of chapters 4 and 5 ("Scenes that grow", "The walk to its floor"): times
+# main-track stages on scenes of growing size, by default the stage chapter 4 starts from
+# (21-persistent-rows) and every stage of the two chapters, on scenes/benchmark.scene (19
+# spheres) and on build/scenes/random-1k.scene, random-10k and random-100k (`make scenes`: 1,000, 10,000 and 100,000 spheres at 8192x8192).
+# With --track pt, the same for the path-tracing track's chapters P4 and P5 ("Path tracing: scenes
+# that grow", "the walk to its floor"): by default the stage P4 starts from
+# (p12-host-work-behind-render) and every stage of P4 and P5,
 # on scenes/pt-benchmark.scene (21 spheres) and build/scenes/pt-random-1k.scene, -10k and -100k
 # (`make scenes`: 1,000, 10,000 and 100,000 spheres at 1024x1024, 2 samples), into pt-scaling/:
 #
@@ -47,9 +48,9 @@ options:
   --stages LIST     stages as ./run.sh takes them (e.g. 21-24, 22,23a; p12,p13), all of the
                     track's (a list that mixes the tracks is refused)
                     (default: the stage chapter 4 builds on, 21-persistent-rows, and every stage
-                    whose manifest's chapter starts with "4."; --track pt: the stage chapter P4
-                    builds on, p12-host-work-behind-render, and every stage whose chapter starts
-                    with "P4.")
+                    whose manifest's chapter starts with "4." or "5."; --track pt: the stage
+                    chapter P4 builds on, p12-host-work-behind-render, and every stage whose
+                    chapter starts with "P4." or "P5.")
   --scenes LIST     comma-separated scene files, relative to the repository's root (default
                     scenes/benchmark.scene and build/scenes/random-1k.scene, random-10k.scene,
                     random-100k.scene; --track pt: scenes/pt-benchmark.scene and
@@ -141,15 +142,16 @@ fi
 # What the track sets: the chapter of its default stages, its default scenes, its reference
 # renderer and the folder of its results (the two campaigns never share one).
 if [[ "$track" == pt ]]; then
-    chapter=P4 default_scenes='scenes/pt-benchmark.scene,build/scenes/pt-random-1k.scene,build/scenes/pt-random-10k.scene,build/scenes/pt-random-100k.scene'
+    chapters='P4 P5' default_scenes='scenes/pt-benchmark.scene,build/scenes/pt-random-1k.scene,build/scenes/pt-random-10k.scene,build/scenes/pt-random-100k.scene'
     reference_tool=pt-reference campaign_folder=pt-scaling
 else
-    chapter=4 default_scenes='scenes/benchmark.scene,build/scenes/random-1k.scene,build/scenes/random-10k.scene,build/scenes/random-100k.scene'
+    chapters='4 5' default_scenes='scenes/benchmark.scene,build/scenes/random-1k.scene,build/scenes/random-10k.scene,build/scenes/random-100k.scene'
     reference_tool=cpu-reference campaign_folder=scaling
 fi
 
 # The stages, from their manifests (tools/stages, the one reader): --stages as run.sh reads it;
-# by default the stage the track's chapter (4, or P4) builds on and every stage of that chapter.
+# by default the stage the track's first chapter of growing scenes (4, or P4) builds on and every
+# stage of that chapter and the next (5, the walk to its floor; P5).
 manifest_table="$(STAGES_PROGRAM=scaling "$repo/tools/stages" table 2>&1)" || die "${manifest_table#scaling: }"
 declare -A track_of=() tolerance_of=() estimator_of=()
 while IFS=$'\t' read -r name stage_track tolerance estimator; do
@@ -160,10 +162,15 @@ if [[ -n "$stages_spec" ]]; then
     listed="$(STAGES_PROGRAM=scaling "$repo/tools/stages" select "$stages_spec" 2>&1)" \
         || bad_usage "${listed#scaling: }"
 else
-    listed="$(awk -F'\t' -v track="$track" -v chapter="$chapter." 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-        $c["track"] == track && index($c["chapter"], chapter) == 1 {
+    listed="$(awk -F'\t' -v track="$track" -v chapters="$chapters" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        function in_chapters(chapter,   k, n, list) {
+            n = split(chapters, list, " ")
+            for (k = 1; k <= n; k++) if (index(chapter, list[k] ".") == 1) return 1
+            return 0 }
+        $c["track"] == track && in_chapters($c["chapter"]) {
             if (!n++ && $c["builds-on"] != "none" && $c["builds-on"] != "") print $c["builds-on"]
             print $c["stage"] }' <<<"$manifest_table")"
+    chapter=${chapters%% *}
     [[ -n "$listed" ]] || die "no stage's manifest in $STAGES_DIR names chapter $chapter (\"chapter: $chapter. ...\"); name the stages with --stages"
 fi
 mapfile -t stages <<<"$listed"

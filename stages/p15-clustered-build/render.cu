@@ -36,6 +36,7 @@
 #include "../p13-bvh-traversal/trace.cuh"
 #include "../p13-bvh-traversal/kernel.cuh"
 #include "../p14-gpu-build/morton.cuh"
+#include "merge.cuh"
 #include "build.cuh"
 #include "../p10-rgb8-frame/resolve.cuh"
 #include "paths.cuh"
