@@ -1,0 +1,164 @@
+/* The closest hit, by a walk of the tree from its root. */
+
+/* The walk's stack: a depth-first walk holds at most one pending child a level, plus one. A
+ * clustered tree has no depth bound (a chain of ever larger spheres can make it as deep as the
+ * sphere count); a deeper one is walked as far as the stack allows, then finished by the loop
+ * over every sphere. */
+#ifndef TREE_STACK
+#define TREE_STACK 64
+#endif
+
+/* What the walk would find, from where a walk whose stack is full stopped (its best so far):
+ * the loop over every sphere in file order, which meets ties in index order. Not inlined: it is
+ * rarely called, and the walk keeps its registers. */
+__device__ __noinline__ static struct hit every_sphere(struct ray ray,
+                                                       const struct scene_on_gpu *scene,
+                                                       struct hit hit)
+{
+    for (int s = 0; s < scene->sphere_count; ++s) {
+        float t = pt_sphere_hit(scene->spheres[s], ray.origin, ray.direction);
+        if (t < hit.t || (t == hit.t && hit.sphere >= 0 && s < hit.sphere)) {
+            hit.t = t;
+            hit.sphere = s;
+        }
+    }
+    return hit;
+}
+
+/* A child waiting on the walk's stack: an inner node and where the ray enters its box. */
+struct pending {
+    int node;
+    float enter;
+};
+
+/* Where the ray's cone enters a child's box, widened at build time (spec_bvh_cone_entry: the
+ * image's bits rest on the two, common/raytrace/spec_bvh.h), or INFINITY when no sphere inside
+ * can be a hit at or before t_max. */
+__device__ static float child_entry(const struct tree_child *child,
+                                    const struct spec_bvh_cone *cone, float t_max)
+{
+    struct spec_bvh_node box;
+    box.lo = child->lo;
+    box.hi = child->hi;
+    return spec_bvh_cone_entry(&box, cone, t_max);
+}
+
+/* The ray's cone for a walk of hits up to t_max: spec_bvh_cone_for_walk with the root's two
+ * children's boxes in place of the root's box. Only a ray with an axis it runs nearly parallel to
+ * (|d| at most the slope: the cone drops the axis, its scales 0) needs the bound, up to where the
+ * ray's cone leaves the later of them (or t_max), so that the axis culls too; for every other ray
+ * the bound changes nothing, and the cone is made once. Where an axis gives no bound (NaN) there
+ * is none but t_max. */
+__device__ static struct spec_bvh_cone cone_of_walk(struct ray ray,
+                                                    const struct scene_on_gpu *scene, float t_max)
+{
+    struct spec_bvh_cone unbounded = spec_bvh_cone_of_ray(ray.origin, ray.direction);
+    if (unbounded.enter_scale[0] != 0.0f && unbounded.enter_scale[1] != 0.0f &&
+        unbounded.enter_scale[2] != 0.0f)
+        return unbounded;
+    const struct tree_node *root = &scene->nodes[scene->root];
+    struct spec_bvh_node box;
+    box.lo = root->left.lo;
+    box.hi = root->left.hi;
+    float leave_left = spec_bvh_cone_leave(&box, &unbounded);
+    box.lo = root->right.lo;
+    box.hi = root->right.hi;
+    float leave_right = spec_bvh_cone_leave(&box, &unbounded);
+    float leave = leave_left != leave_left || leave_right != leave_right
+                      ? INFINITY
+                      : fmaxf(leave_left, leave_right);
+    return spec_bvh_cone_of_ray_sloped(ray.origin, ray.direction, SPEC_BVH_CONE_SLOPE,
+                                       fminf(t_max, leave));
+}
+
+/* A leaf's sphere against the best hit so far: it wins on (t, index), as the loop over every
+ * sphere in file order decides. */
+__device__ static void test_leaf(int leaf, struct ray ray, const struct scene_on_gpu *scene,
+                                 struct hit *hit)
+{
+    int s = scene->order[leaf];
+    float t = pt_sphere_hit(scene->spheres[s], ray.origin, ray.direction);
+    if (t < hit->t || (t == hit->t && hit->sphere >= 0 && s < hit->sphere)) {
+        hit->t = t;
+        hit->sphere = s;
+    }
+}
+
+/* A walk in progress: the best hit so far, the ray's cone, the node whose children are tested
+ * next (-1 once the walk is over), and how many pending children its stack holds (the stack, an
+ * array of TREE_STACK, apart: in local memory, where the rest stays in registers). A thread keeps
+ * its walk from one step to the next, so that it can stop between two nodes. */
+struct walk {
+    struct hit hit;
+    struct spec_bvh_cone cone;
+    int current;
+    int top;
+};
+
+/* A walk for the ray from the root; for a scene of one sphere, over at once. */
+__device__ static void start_walk(struct walk *walk, struct ray ray,
+                                  const struct scene_on_gpu *scene)
+{
+    walk->hit.t = PT_T_FAR;
+    walk->hit.sphere = -1;
+    walk->top = 0;
+    walk->current = scene->root;
+    if (scene->root < 0) {
+        test_leaf(~scene->root, ray, scene, &walk->hit);
+        return;
+    }
+    walk->cone = cone_of_walk(ray, scene, walk->hit.t);
+}
+
+/* One step of the walk p17's closest_hit makes in a loop: tests the current node's two children,
+ * then goes on to the nearer entered child, pushing the farther, or to the nearest pending child
+ * the ray still enters at or before the best t. Returns 1 while the walk goes on, 0 once it is
+ * over (its answer in walk->hit). */
+__device__ static int walk_step(struct walk *walk, struct pending *stack, struct ray ray,
+                                const struct scene_on_gpu *scene)
+{
+    if (walk->current < 0)
+        return 0;
+    const struct tree_node *node = &scene->nodes[walk->current];
+    const struct tree_child left = node->left, right = node->right;
+    /* The boxes first, against the best t so far, then the leaves' spheres. */
+    float enter_left = INFINITY, enter_right = INFINITY;
+    if (left.index >= 0)
+        enter_left = child_entry(&left, &walk->cone, walk->hit.t);
+    if (right.index >= 0)
+        enter_right = child_entry(&right, &walk->cone, walk->hit.t);
+    if (left.index < 0)
+        test_leaf(~left.index, ray, scene, &walk->hit);
+    if (right.index < 0)
+        test_leaf(~right.index, ray, scene, &walk->hit);
+    /* A tree deeper than the stack: the rest of the answer from every sphere. */
+    if (walk->top + 1 > TREE_STACK) {
+        walk->hit = every_sphere(ray, scene, walk->hit);
+        walk->current = -1;
+        return 0;
+    }
+    /* The nearer entered child next; the farther waits on the stack. A nearer child entered past
+     * the best t (a leaf of this node came nearer) is dropped, and the farther too. */
+    int right_nearer = enter_right < enter_left;
+    float enter_near = right_nearer ? enter_right : enter_left;
+    float enter_far = right_nearer ? enter_left : enter_right;
+    int next = -1;
+    if (enter_near != INFINITY && !(enter_near > walk->hit.t)) {
+        if (enter_far != INFINITY) {
+            stack[walk->top].node = right_nearer ? left.index : right.index;
+            stack[walk->top++].enter = enter_far;
+        }
+        next = right_nearer ? right.index : left.index;
+    } else {
+        /* The nearest pending child the ray still enters at or before the best t. */
+        while (walk->top > 0) {
+            struct pending pending = stack[--walk->top];
+            if (!(pending.enter > walk->hit.t)) {
+                next = pending.node;
+                break;
+            }
+        }
+    }
+    walk->current = next;
+    return next >= 0;
+}
