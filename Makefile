@@ -26,6 +26,7 @@
 #   make scenes          the scaling campaign's scenes (tools/scaling.sh, ./run.sh --scaling):
 #                        build/scenes/random-1k.scene, random-10k and random-100k (1,000, 10,000
 #                        and 100,000 spheres at 8192x8192; scenes/generate-random.py; python3 only),
+#                        the same counts in clumps, build/scenes/clustered-1k.scene, -10k, -100k,
 #                        and the path tracer's build/scenes/pt-random-1k.scene, -10k and -100k
 #   make fuzz            the scene parser under libFuzzer for FUZZ_SECONDS seconds (clang;
 #                        `make fuzz-build`: only build it)
@@ -259,6 +260,8 @@ SCENE_COUNT_1k := 999
 SCENE_COUNT_10k := 9999
 SCENE_COUNT_100k := 99999
 SCALING_SCENES := $(foreach n,1k 10k 100k,$(BUILD)/scenes/random-$(n).scene)
+# The same counts in another shape (--clustered: dense clumps and four large spheres).
+CLUSTERED_SCENES := $(foreach n,1k 10k 100k,$(BUILD)/scenes/clustered-$(n).scene)
 # The path tracer's (--path-tracing, 1024x1024 at 2 samples): the same places, with the floor and
 # the benchmark's two lamps 1,000, 10,000 and 100,000 spheres.
 PT_SCENE_COUNT_1k := 997
@@ -266,11 +269,15 @@ PT_SCENE_COUNT_10k := 9997
 PT_SCENE_COUNT_100k := 99997
 PT_SCALING_SCENES := $(foreach n,1k 10k 100k,$(BUILD)/scenes/pt-random-$(n).scene)
 .PHONY: scenes
-scenes: $(SCALING_SCENES) $(PT_SCALING_SCENES)
+scenes: $(SCALING_SCENES) $(CLUSTERED_SCENES) $(PT_SCALING_SCENES)
 
 $(SCALING_SCENES): $(BUILD)/scenes/random-%.scene: scenes/generate-random.py
 	@mkdir -p $(@D)
 	python3 scenes/generate-random.py $(SCENE_COUNT_$*) > $@.tmp && mv $@.tmp $@
+
+$(CLUSTERED_SCENES): $(BUILD)/scenes/clustered-%.scene: scenes/generate-random.py
+	@mkdir -p $(@D)
+	python3 scenes/generate-random.py $(SCENE_COUNT_$*) --clustered > $@.tmp && mv $@.tmp $@
 
 $(PT_SCALING_SCENES): $(BUILD)/scenes/pt-random-%.scene: scenes/generate-random.py
 	@mkdir -p $(@D)

@@ -1,9 +1,10 @@
-/* The acceleration-structure chapter (the stages whose manifest's chapter is "4. Scenes that
- * grow") against the CPU reference, bit for bit, on scenes the benchmark is not: generated
- * scenes of about 1,000, 10,000 and 100,000 overlapping spheres (scenes/generate-random.py), and
+/* The acceleration-structure chapters (the stages whose manifest's chapter is "4. Scenes that
+ * grow" or "5. ...", the walk to its floor) against the CPU reference, bit for bit, on scenes the
+ * benchmark is not: generated scenes of about 1,000, 10,000 and 100,000 overlapping spheres, spread
+ * or in dense clumps with four large ones (scenes/generate-random.py, --clustered), and
  * made-up scenes that corner a hierarchy (the camera or the light inside a sphere, spheres behind
  * the camera, coincident spheres, radii from 0.001 to 10,000, odd and tiny sizes). Every earlier
- * stage refuses a scene over its limit in one line. The path tracer's chapter P4 likewise against
+ * stage refuses a scene over its limit in one line. The path tracer's chapters P4 and P5 likewise against
  * build/pt-reference on generated scenes of the same sizes: the differential test's random
  * scenes stop below 2,000 spheres, and p15's build merges over the whole GPU only above 4,096.
  * Needs a GPU (skips without one). */
@@ -17,7 +18,7 @@ static char pt_chapter_stages[MAX_CHAPTER_STAGES][128];
 static int pt_chapter_count;
 static char folder[64];
 
-/* The stages whose manifest's chapter starts with PREFIX ("4\\. ", "P4\\. "), into STAGES. */
+/* The stages whose manifest's chapter matches PREFIX ("[45]\\. ", "P[45]\\. "), into STAGES. */
 static int read_chapter(const char *prefix, char stages[][128])
 {
     struct command_result *r =
@@ -32,8 +33,8 @@ static int read_chapter(const char *prefix, char stages[][128])
 static int setup(void **state)
 {
     (void)state;
-    chapter_count = read_chapter("4\\. ", chapter_stages);
-    pt_chapter_count = read_chapter("P4\\. ", pt_chapter_stages);
+    chapter_count = read_chapter("[45]\\. ", chapter_stages);
+    pt_chapter_count = read_chapter("P[45]\\. ", pt_chapter_stages);
     snprintf(folder, sizeof folder, "%s", make_temporary_folder());
     return chapter_count > 0 && pt_chapter_count > 0 ? 0 : -1;
 }
@@ -86,14 +87,18 @@ static void generated_scenes_of_every_size(void **state)
     SKIP_WITHOUT_GPU();
     const struct {
         int count;
-        const char *size;
-    } cases[] = {{999, "160x120"}, {9999, "96x72"}, {99999, "64x48"}, {4999, "33x17"}};
+        const char *size, *shape;
+    } cases[] = {{999, "160x120", ""},          {9999, "96x72", ""},
+                 {99999, "64x48", ""},          {4999, "33x17", ""},
+                 {999, "96x72", "--clustered"}, {9999, "80x60", "--clustered"},
+                 {99999, "64x48", "--clustered"}};
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
-        char scene[128], what[64];
-        snprintf(scene, sizeof scene, "%s/random-%d.scene", folder, cases[c].count);
-        assert_int_equal(run_shell("python3 scenes/generate-random.py %d --size %s --seed %zu > '%s'",
-                                   cases[c].count, cases[c].size, c + 7, scene)->exit_code, 0);
-        snprintf(what, sizeof what, "%d random spheres at %s", cases[c].count + 1, cases[c].size);
+        char scene[128], what[96];
+        snprintf(scene, sizeof scene, "%s/random-%d%s.scene", folder, cases[c].count, cases[c].shape);
+        assert_int_equal(run_shell("python3 scenes/generate-random.py %d --size %s --seed %zu %s > '%s'",
+                                   cases[c].count, cases[c].size, c + 7, cases[c].shape, scene)->exit_code, 0);
+        snprintf(what, sizeof what, "%d random spheres%s at %s", cases[c].count + 1,
+                 cases[c].shape[0] ? " in clumps" : "", cases[c].size);
         same_bits_on(scene, what);
     }
 }

@@ -315,11 +315,13 @@ static void coincident_spheres_keep_the_tree_shallow(void **state)
     free(spheres);
 }
 
-/* A scene of DIR/NAME made by scenes/generate-random.py (python3); 0 when it cannot be made. */
-static int generated_scene(const char *dir, int count, const char *size, struct scene *scene)
+/* A scene of DIR/NAME made by scenes/generate-random.py (python3) with OPTIONS; 0 when it cannot
+ * be made. */
+static int generated_scene(const char *dir, int count, const char *size, const char *options,
+                           struct scene *scene)
 {
-    struct command_result *r = run_shell("python3 scenes/generate-random.py %d --size %s > '%s/random.scene'",
-                                         count, size, dir);
+    struct command_result *r = run_shell("python3 scenes/generate-random.py %d --size %s %s > '%s/random.scene'",
+                                         count, size, options, dir);
     if (r->exit_code != 0)
         return 0;
     char path[512], error[SCENE_ERROR_BYTES];
@@ -331,28 +333,32 @@ static int generated_scene(const char *dir, int count, const char *size, struct 
     return 1;
 }
 
-/* The CPU reference's image through the hierarchy is the loops' image, byte for byte. */
+/* The CPU reference's image through the hierarchy is the loops' image, byte for byte, on spheres
+ * spread at random and on the same count in dense clumps with four large ones (--clustered). */
 static void the_cpu_reference_renders_the_same_image_both_ways(void **state)
 {
     (void)state;
-    char *dir = make_temporary_folder();
-    struct scene scene;
-    if (!generated_scene(dir, 2000, "96x64", &scene)) {
+    const char *shapes[] = {"", "--clustered"};
+    for (size_t k = 0; k < sizeof shapes / sizeof *shapes; k++) {
+        char *dir = make_temporary_folder();
+        struct scene scene;
+        if (!generated_scene(dir, 2000, "96x64", shapes[k], &scene)) {
+            remove_temporary_folder(dir);
+            print_message("skipped: python3 could not run scenes/generate-random.py\n");
+            skip();
+        }
+        struct image a, b;
+        assert_int_equal(image_alloc(&a, 96, 64), 0);
+        assert_int_equal(image_alloc(&b, 96, 64), 0);
+        unsigned long long through_tree = cpu_reference_render(&scene, 96, 64, 2, &a);
+        unsigned long long by_loops = cpu_reference_render_every_sphere(&scene, 96, 64, 2, &b);
+        assert_true(through_tree == by_loops);
+        assert_memory_equal(a.rgb, b.rgb, (size_t)96 * 64 * 3);
+        image_free(&a);
+        image_free(&b);
+        scene_free(&scene);
         remove_temporary_folder(dir);
-        print_message("skipped: python3 could not run scenes/generate-random.py\n");
-        skip();
     }
-    struct image a, b;
-    assert_int_equal(image_alloc(&a, 96, 64), 0);
-    assert_int_equal(image_alloc(&b, 96, 64), 0);
-    unsigned long long through_tree = cpu_reference_render(&scene, 96, 64, 2, &a);
-    unsigned long long by_loops = cpu_reference_render_every_sphere(&scene, 96, 64, 2, &b);
-    assert_true(through_tree == by_loops);
-    assert_memory_equal(a.rgb, b.rgb, (size_t)96 * 64 * 3);
-    image_free(&a);
-    image_free(&b);
-    scene_free(&scene);
-    remove_temporary_folder(dir);
 }
 
 /* The bound: 100,000 spheres at 256x256 within 10 s on a 2-core machine. */
@@ -361,7 +367,7 @@ static void a_hundred_thousand_spheres_in_seconds(void **state)
     (void)state;
     char *dir = make_temporary_folder();
     struct scene scene;
-    if (!generated_scene(dir, 99999, "256x256", &scene)) {
+    if (!generated_scene(dir, 99999, "256x256", "", &scene)) {
         remove_temporary_folder(dir);
         print_message("skipped: python3 could not run scenes/generate-random.py\n");
         skip();

@@ -363,9 +363,10 @@ static void test_bad_options(void **state) {
     assert_int_equal(sh("grep -q -- '--scaling  *the scaling campaign' '%s/out' && grep -q 'tools/scaling.sh --help' '%s/out'", d, d), 0);
 }
 
-/* The default scenes: scenes/benchmark.scene and build/scenes/random-{1k,10k,100k}.scene. Without
- * them and without a Makefile to make them, one line says how; with the Makefile, `make scenes`
- * makes them (1,000, 10,000 and 100,000 spheres) and the campaign times them. */
+/* The default scenes: scenes/benchmark.scene, build/scenes/random-{1k,10k,100k}.scene and
+ * build/scenes/clustered-{1k,10k,100k}.scene. Without them and without a Makefile to make them, one
+ * line says how; with the Makefile, `make scenes` makes them (1,000, 10,000 and 100,000 spheres of
+ * each shape) and the campaign times them. */
 static void test_default_scenes(void **state) {
     SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
@@ -373,7 +374,8 @@ static void test_default_scenes(void **state) {
     assert_int_equal(SCALING(f, "", "--runs 1 --stages 21"), 2);
     if (sh("test $(wc -l <'%s/err') -eq 1 && "
            "grep -q \"^scaling: error: cannot make the scenes (.*): run 'make scenes' (python3 scenes/generate-random.py 999 > "
-           "build/scenes/random-1k.scene, 9999 > build/scenes/random-10k.scene, 99999 > build/scenes/random-100k.scene)\" '%s/err'",
+           "build/scenes/random-1k.scene, 9999 > build/scenes/random-10k.scene, 99999 > build/scenes/random-100k.scene, "
+           "the same with --clustered > build/scenes/clustered-1k.scene, -10k, -100k)\" '%s/err'",
            d, d) != 0) {
         sh("sed 's/^/# scaling: /' '%s/err'", d);
         fail_msg("without the default scenes and a Makefile: want one line saying how to make them");
@@ -383,10 +385,15 @@ static void test_default_scenes(void **state) {
     SCALING_STATUS(f, "FAKE_MAX_SPHERES='21-persist:1024'", "--runs 1 --stages 21,22", 0);
     assert_int_equal(sh("grep -q '^scaling: made the missing scenes: make scenes$' '%s/err'", d), 0);
     assert_int_equal(sh("cd '%s/repo/build/scenes' && test \"$(grep -c '^sphere' random-1k.scene random-10k.scene random-100k.scene "
-                        "| paste -sd' ' -)\" = 'random-1k.scene:1000 random-10k.scene:10000 random-100k.scene:100000'", d), 0);
+                        "clustered-1k.scene clustered-10k.scene clustered-100k.scene | paste -sd' ' -)\" = "
+                        "'random-1k.scene:1000 random-10k.scene:10000 random-100k.scene:100000 clustered-1k.scene:1000 "
+                        "clustered-10k.scene:10000 clustered-100k.scene:100000'", d), 0);
+    assert_int_equal(sh("cd '%s/repo/build/scenes' && head -n1 clustered-10k.scene | grep -q 'in clumps' && "
+                        "! cmp -s random-10k.scene clustered-10k.scene", d), 0);
     assert_int_equal(sh(ROWS "awk -F, '$12 == \"total\" { print $3, $16, $9 }' | paste -sd, - | grep -qx "
-                        "'21-persist benchmark 19,21-persist random-1k 1000,22-bvh benchmark 19,22-bvh random-1k 1000,"
-                        "22-bvh random-10k 10000,22-bvh random-100k 100000'", d), 0);
+                        "'21-persist benchmark 19,21-persist random-1k 1000,21-persist clustered-1k 1000,22-bvh benchmark 19,"
+                        "22-bvh random-1k 1000,22-bvh random-10k 10000,22-bvh random-100k 100000,22-bvh clustered-1k 1000,"
+                        "22-bvh clustered-10k 10000,22-bvh clustered-100k 100000'", d), 0);
     assert_int_equal(sh("grep -q '^21-persist random-10k: skipped: .*holds at most 1024' " VERIFY, d), 0);
 }
 

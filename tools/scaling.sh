@@ -2,7 +2,9 @@
 # The scaling campaign of chapters 4 and 5 ("Scenes that grow", "The walk to its floor"): times
 # main-track stages on scenes of growing size, by default the stage chapter 4 starts from
 # (21-persistent-rows) and every stage of the two chapters, on scenes/benchmark.scene (19
-# spheres) and on build/scenes/random-1k.scene, random-10k and random-100k (`make scenes`: 1,000, 10,000 and 100,000 spheres at 8192x8192).
+# spheres), on build/scenes/random-1k.scene, random-10k and random-100k (`make scenes`: 1,000,
+# 10,000 and 100,000 spheres at 8192x8192) and on the same counts in dense clumps with four large
+# spheres, build/scenes/clustered-1k.scene, -10k and -100k.
 # With --track pt, the same for the path-tracing track's chapters P4 and P5 ("Path tracing: scenes
 # that grow", "the walk to its floor"): by default the stage P4 starts from
 # (p12-host-work-behind-render) and every stage of P4 and P5,
@@ -53,9 +55,10 @@ options:
                     chapter starts with "P4." or "P5.")
   --scenes LIST     comma-separated scene files, relative to the repository's root (default
                     scenes/benchmark.scene and build/scenes/random-1k.scene, random-10k.scene,
-                    random-100k.scene; --track pt: scenes/pt-benchmark.scene and
+                    random-100k.scene, clustered-1k.scene, clustered-10k.scene,
+                    clustered-100k.scene; --track pt: scenes/pt-benchmark.scene and
                     build/scenes/pt-random-1k.scene, pt-random-10k.scene, pt-random-100k.scene;
-                    `make scenes` is run when those three are missing)
+                    `make scenes` is run when one of those is missing)
   --runs N          runs of each (stage, scene) pair (default 100)
   --gpus LIST       GPU indices to use, e.g. 0,1 (default: every GPU nvidia-smi lists; all of
                     one model)
@@ -79,9 +82,10 @@ differing pixels the stage's manifest's max-differing-percent gives.
 Each run renders one frame: the manifests' campaign-args (--frames 20) are not given, so the
 rows hold the first frame's phases and kernel_events, and no steady_frame. It takes about (the
 sum of one run of every timed pair) x runs / GPUs: on an H100, about 43 s a round for stage 21
-and chapter 4's stages on the four default scenes, so 70 minutes for 100 runs on one GPU
-(--track pt, p12 to p15 on its four: about half a second a run, so about 10 minutes for 100
-runs; the H200 timed 954 of them in 8.5 minutes).
+and chapter 4's stages on the benchmark and the three random scenes, so 70 minutes for 100 runs
+on one GPU, and about as much again for the three clustered scenes (--track pt, p12 to p15 on its
+four: about half a second a run, so about 10 minutes for 100 runs; the H200 timed 954 of them in
+8.5 minutes).
 environment: RUN_NVIDIA_SMI (nvidia-smi command), STAGES_DIR (the folder of stage folders;
 default stages/), RUN_HOSTNAME (the host column; default hostname).
 USAGE
@@ -145,7 +149,7 @@ if [[ "$track" == pt ]]; then
     chapters='P4 P5' default_scenes='scenes/pt-benchmark.scene,build/scenes/pt-random-1k.scene,build/scenes/pt-random-10k.scene,build/scenes/pt-random-100k.scene'
     reference_tool=pt-reference campaign_folder=pt-scaling
 else
-    chapters='4 5' default_scenes='scenes/benchmark.scene,build/scenes/random-1k.scene,build/scenes/random-10k.scene,build/scenes/random-100k.scene'
+    chapters='4 5' default_scenes='scenes/benchmark.scene,build/scenes/random-1k.scene,build/scenes/random-10k.scene,build/scenes/random-100k.scene,build/scenes/clustered-1k.scene,build/scenes/clustered-10k.scene,build/scenes/clustered-100k.scene'
     reference_tool=cpu-reference campaign_folder=scaling
 fi
 
@@ -239,7 +243,7 @@ if [[ "$default_scene_list" -eq 1 ]]; then
             if [[ "$track" == pt ]]; then
                 how='python3 scenes/generate-random.py 997 --path-tracing > build/scenes/pt-random-1k.scene, 9997 --path-tracing > build/scenes/pt-random-10k.scene, 99997 --path-tracing > build/scenes/pt-random-100k.scene'
             else
-                how='python3 scenes/generate-random.py 999 > build/scenes/random-1k.scene, 9999 > build/scenes/random-10k.scene, 99999 > build/scenes/random-100k.scene'
+                how='python3 scenes/generate-random.py 999 > build/scenes/random-1k.scene, 9999 > build/scenes/random-10k.scene, 99999 > build/scenes/random-100k.scene, the same with --clustered > build/scenes/clustered-1k.scene, -10k, -100k'
             fi
             die "cannot make the scenes ($(tail -n1 "$tmp/make-scenes.log" | cut -c1-200)): run 'make scenes' ($how), or name others with --scenes"
         fi
