@@ -600,6 +600,20 @@ static void walk_work_counts_the_boxes_and_spheres_a_ray_tests(void **state)
     assert_int_equal(sscanf(primary + strlen("\nprimary "), "%lf %lf %lf", &rays, &boxes, &spheres),
                      3);
     assert_true(rays == 1.0 && boxes == 3.0 && spheres == 4.0);
+    /* The last column, the nodes a ray visits: the root and the near leaf one at a time; walked
+     * 4 wide, the root alone (its leaves' spheres are tested where it stands), the same tests. */
+    double operations, nodes;
+    assert_int_equal(sscanf(primary + strlen("\nprimary "), "%lf %lf %lf %lf %lf", &rays, &boxes,
+                            &spheres, &operations, &nodes), 5);
+    assert_true(nodes == 2.0);
+    r = run_shell("%s/walk-work --scene %s --step 3 --wide 4", test_build_dir(), scene);
+    assert_int_equal(r->exit_code, 0);
+    assert_non_null(strstr(r->out, "walked 4 wide), every answer the reference's"));
+    primary = strstr(r->out, "\nprimary ");
+    assert_non_null(primary);
+    assert_int_equal(sscanf(primary + strlen("\nprimary "), "%lf %lf %lf %lf %lf", &rays, &boxes,
+                            &spheres, &operations, &nodes), 5);
+    assert_true(rays == 1.0 && boxes == 3.0 && spheres == 4.0 && nodes == 1.0);
     remove_temporary_folder(dir);
 
     r = run_shell("%s/walk-work --scene scenes/quick.scene --size 64x64 --step 2",
@@ -608,6 +622,15 @@ static void walk_work_counts_the_boxes_and_spheres_a_ray_tests(void **state)
     assert_non_null(strstr(r->out, "1024 pixels traced"));
     assert_non_null(strstr(r->out, "every answer the reference's"));
     assert_non_null(strstr(r->out, "ms with every lane busy every cycle"));
+    for (int width = 2; width <= 8; width += 3) {
+        r = run_shell("%s/walk-work --scene scenes/quick.scene --size 64x64 --step 2 --wide %d",
+                      test_build_dir(), width);
+        assert_int_equal(r->exit_code, 0);
+        assert_non_null(strstr(r->out, "every answer the reference's"));
+    }
+    r = run_shell("%s/walk-work --scene scenes/quick.scene --wide 9", test_build_dir());
+    assert_int_equal(r->exit_code, 2);
+    assert_string_equal(r->err, "walk-work: error: --wide needs a valid value (see --help)\n");
 
     r = run_shell("%s/walk-work --scene scenes/quick.scene --step 0", test_build_dir());
     assert_int_equal(r->exit_code, 2);

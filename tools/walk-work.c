@@ -2,6 +2,7 @@
  * CPU, and the least time that work can take on a GPU without ray-tracing cores.
  *
  *   build/walk-work --scene FILE [--size WxH] [--step N] [--sms S] [--clock-ghz F] [--packets]
+ *                   [--half-boxes] [--wide N]
  *
  * It traces the rays of one pixel in N across and one row in N down (default 16) of a WxH frame
  * (default the scene's size), as SPEC.md section 2 does (a primary ray; on a hit a shadow ray and a
@@ -26,8 +27,16 @@
  * With --half-boxes every widened box of the tree is rounded outward to half-precision floats
  * (IEEE binary16: low planes down, high planes up, past +-65,504 an infinity on the outer side)
  * as stage 31 stores its children's boxes, and the walk counted on those: how many more
- * boxes and spheres the looser boxes cost a ray, every answer still the reference's. Exit status
- * 0, 1 when an answer differs (or a packet's stack overflows), 2 on bad input. */
+ * boxes and spheres the looser boxes cost a ray, every answer still the reference's.
+ *
+ * With --wide N (2 to 8) the same tree is walked N wide: each inner node's children replaced, the
+ * one with the largest surface area first, by their own children until it has N (or only leaves),
+ * as wide trees are collapsed from binary ones (Ylitie, Karras and Laine 2017); a wide node's
+ * children's boxes are all tested where it stands, its leaves' spheres in the order the ray enters
+ * them, and its entered inner children pushed farthest first. It prints the nodes a ray visits
+ * (each a dependent load and a stack step) beside the boxes and spheres it tests: what a wider
+ * node trades. Exit status 0, 1 when an answer differs (or a packet's stack overflows), 2 on bad
+ * input. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +83,149 @@ static void visit(struct work *work, int n)
     }
 }
 
+/* ---- a wide tree: --wide N ------------------------------------------------------------------ */
+
+#define WIDE_MAX 8
+
+/* Node n's children in the tree walked N wide: indices of the binary tree's nodes (each tested
+ * by its box), count of them; kept for every inner node of the binary tree. */
+struct wide_node {
+    int child[WIDE_MAX];
+    int count;
+};
+
+/* When set (--wide), walk() walks the tree this wide: wide_nodes[n] for each inner node n. */
+static const struct wide_node *wide_nodes;
+
+static float half_area(const struct spec_bvh_node *node)
+{
+    float dx = node->hi.x - node->lo.x, dy = node->hi.y - node->lo.y, dz = node->hi.z - node->lo.z;
+    return dx * dy + dy * dz + dz * dx;
+}
+
+/* Inner node n's children, N wide: its two, then the inner child of largest surface area
+ * replaced by its two until there are N or none is inner (a leaf stays a child). */
+static void collapse(const struct spec_bvh *tree, int n, int width, struct wide_node *wide)
+{
+    wide->count = 2;
+    wide->child[0] = tree->nodes[n].first;
+    wide->child[1] = tree->nodes[n].first + 1;
+    while (wide->count < width) {
+        int widest = -1;
+        for (int k = 0; k < wide->count; ++k) {
+            const struct spec_bvh_node *c = &tree->nodes[wide->child[k]];
+            if (c->count == 0 &&
+                (widest < 0 || half_area(c) > half_area(&tree->nodes[wide->child[widest]])))
+                widest = k;
+        }
+        if (widest < 0)
+            break;
+        int first = tree->nodes[wide->child[widest]].first;
+        wide->child[widest] = first;
+        wide->child[wide->count++] = first + 1;
+    }
+}
+
+/* A leaf's spheres against the best hit (or any blocker): as walk() tests them. Returns 1 when
+ * an any_hit walk is blocked. */
+static int test_leaf(const struct spec_world *world, const struct spec_bvh *tree,
+                     const struct spec_bvh_node *leaf, struct spec_vec3 origin,
+                     struct spec_vec3 direction, int any_hit, float *closest, int *hit,
+                     struct work *work)
+{
+    for (int k = 0; k < leaf->count; ++k) {
+        int s = tree->order[leaf->first + k];
+        float t;
+        work->spheres++;
+        if (!spec_intersect(origin, direction, &world->spheres[s], &t))
+            continue;
+        if (any_hit) {
+            if (t > SPEC_SHADOW_EPSILON)
+                return 1;
+        } else if (t >= 0.0f && (t < *closest || (t == *closest && *hit >= 0 && s < *hit))) {
+            *closest = t;
+            *hit = s;
+        }
+    }
+    return 0;
+}
+
+/* walk()'s contract on the wide tree: at a wide node every child's box tested, the entered ones
+ * in the order the ray enters them: a leaf's spheres at once, an inner child pushed (the
+ * farthest first, so that the nearest is popped next); a popped node skipped once the hit is
+ * nearer than where the ray enters it. */
+static int wide_walk(const struct spec_world *world, const struct spec_bvh *tree,
+                     struct spec_vec3 origin, struct spec_vec3 direction, int any_hit,
+                     float *t_hit, struct work *work)
+{
+    float closest = any_hit ? INFINITY : SPEC_FAR_PLANE;
+    struct spec_bvh_cone cone = spec_bvh_cone_for_walk(tree, origin, direction,
+                                                       SPEC_BVH_CONE_SLOPE, closest);
+    int stack[SPEC_BVH_STACK * WIDE_MAX];
+    float stack_entry[SPEC_BVH_STACK * WIDE_MAX];
+    int top = 0, hit = -1;
+    work->rays++;
+    work->boxes++;
+    float root_entry = spec_bvh_cone_entry(&tree->nodes[0], &cone, closest);
+    if (root_entry != INFINITY) {
+        stack[top] = 0;
+        stack_entry[top++] = root_entry;
+    }
+    while (top > 0) {
+        --top;
+        if (stack_entry[top] > closest)
+            continue;
+        int current = stack[top];
+        visit(work, current);
+        if (tree->nodes[current].count > 0) { /* a root that is a leaf */
+            if (test_leaf(world, tree, &tree->nodes[current], origin, direction, any_hit,
+                          &closest, &hit, work))
+                return 1;
+            continue;
+        }
+        const struct wide_node *wide = &wide_nodes[current];
+        int order[WIDE_MAX];
+        float entry[WIDE_MAX];
+        int entered = 0;
+        for (int k = 0; k < wide->count; ++k) {
+            float e = spec_bvh_cone_entry(&tree->nodes[wide->child[k]], &cone, closest);
+            work->boxes++;
+            if (e == INFINITY)
+                continue;
+            /* Insertion by entry, the nearest first; equal entries keep the children's order. */
+            int at = entered++;
+            while (at > 0 && entry[at - 1] > e) {
+                entry[at] = entry[at - 1];
+                order[at] = order[at - 1];
+                --at;
+            }
+            entry[at] = e;
+            order[at] = wide->child[k];
+        }
+        for (int k = 0; k < entered; ++k) {
+            const struct spec_bvh_node *c = &tree->nodes[order[k]];
+            if (c->count == 0 || entry[k] > closest)
+                continue;
+            if (test_leaf(world, tree, c, origin, direction, any_hit, &closest, &hit, work))
+                return 1;
+        }
+        for (int k = entered - 1; k >= 0; --k) {
+            if (tree->nodes[order[k]].count != 0)
+                continue;
+            if (top >= SPEC_BVH_STACK * WIDE_MAX) {
+                fprintf(stderr, "%s: error: the wide walk's stack overflowed\n", program);
+                exit(1);
+            }
+            stack[top] = order[k];
+            stack_entry[top++] = entry[k];
+        }
+    }
+    if (any_hit)
+        return 0;
+    *t_hit = closest;
+    return hit;
+}
+
 /* The nearer entered child first, the farther pushed, a pushed node skipped once the hit is
  * nearer than where the ray enters it; shadow (any_hit) ends at the first blocker past
  * SPEC_SHADOW_EPSILON. Returns the sphere hit (closest) or 1 when blocked (any_hit), else -1
@@ -82,6 +234,8 @@ static int walk(const struct spec_world *world, const struct spec_bvh *tree,
                 struct spec_vec3 origin, struct spec_vec3 direction, int any_hit, float *t_hit,
                 struct work *work)
 {
+    if (wide_nodes)
+        return wide_walk(world, tree, origin, direction, any_hit, t_hit, work);
     float closest = any_hit ? INFINITY : SPEC_FAR_PLANE;
     struct spec_bvh_cone cone = spec_bvh_cone_for_walk(tree, origin, direction,
                                                        SPEC_BVH_CONE_SLOPE, closest);
@@ -419,7 +573,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: %s --scene FILE [--size WxH] [--step N] [--sms S] [--clock-ghz F]\n"
-            "       [--packets] [--half-boxes]\n"
+            "       [--packets] [--half-boxes] [--wide N]\n"
             "  Counts the boxes and spheres an exact walk of the CPU reference's tree tests a\n"
             "  ray (one pixel in N across, one row in N down, of a WxH frame: default the\n"
             "  scene's size, N 16),\n"
@@ -428,14 +582,17 @@ static void usage(FILE *out)
             "  from the camera of the 8x4 tile holding each pixel traced as one packet (side\n"
             "  stage 30a) and compares its nodes and tests with the rays' own walks.\n"
             "  --half-boxes walks a tree whose boxes are rounded outward to half-precision\n"
-            "  floats, as stage 31 stores them.\n",
+            "  floats, as stage 31 stores them. --wide N (2 to 8) walks the tree N wide,\n"
+            "  collapsed from the binary one (the widest inner child opened first): a wide\n"
+            "  node's children's boxes tested together, its entered inner children pushed.\n"
+            "  The table's last column counts the nodes a ray visits.\n",
             program);
 }
 
 int main(int argc, char **argv)
 {
     const char *scene_path = NULL;
-    int width = 0, height = 0, step = 16, sms = 132, packets = 0, half_boxes = 0;
+    int width = 0, height = 0, step = 16, sms = 132, packets = 0, half_boxes = 0, wide = 0;
     double clock_ghz = 1.98;
     for (int a = 1; a < argc; ++a) {
         const char *value = a + 1 < argc ? argv[a + 1] : NULL;
@@ -451,7 +608,8 @@ int main(int argc, char **argv)
             half_boxes = 1;
             continue;
         }
-        static const char *const known[] = {"--scene", "--size", "--step", "--sms", "--clock-ghz"};
+        static const char *const known[] = {"--scene", "--size", "--step", "--sms", "--clock-ghz",
+                                            "--wide"};
         int is_known = 0;
         for (size_t k = 0; k < sizeof known / sizeof known[0]; ++k)
             is_known |= !strcmp(argv[a], known[k]);
@@ -475,6 +633,8 @@ int main(int argc, char **argv)
             width = (int)w, height = (int)h;
         } else if (!strcmp(argv[a], "--step")) {
             bad = parse_int(value, 1, 65536, &step);
+        } else if (!strcmp(argv[a], "--wide")) {
+            bad = parse_int(value, 2, WIDE_MAX, &wide);
         } else if (!strcmp(argv[a], "--sms")) {
             bad = parse_int(value, 1, 100000, &sms);
         } else if (!strcmp(argv[a], "--clock-ghz")) {
@@ -545,6 +705,22 @@ int main(int argc, char **argv)
         return 1;
     }
     tree.nodes = widened;
+    struct wide_node *wide_tree = NULL;
+    if (wide) {
+        wide_tree = malloc((size_t)reference.node_count * sizeof *wide_tree);
+        if (!wide_tree) {
+            fprintf(stderr, "%s: error: out of host memory for the tree of %d spheres\n", program,
+                    scene.sphere_count);
+            free(widened);
+            bvh_free(&reference_tree);
+            scene_free(&scene);
+            return 2;
+        }
+        for (int n = 0; n < reference.node_count; ++n)
+            if (reference.nodes[n].count == 0)
+                collapse(&reference, n, wide, &wide_tree[n]);
+        wide_nodes = wide_tree;
+    }
 
     struct spec_world world = scene_world(&scene);
     struct work work[KINDS];
@@ -572,28 +748,33 @@ int main(int argc, char **argv)
     }
 
     if (!status) {
+        char walked[64] = "";
+        if (wide)
+            snprintf(walked, sizeof walked, ", walked %d wide", wide);
         printf("%s: %s, %d spheres, %dx%d frame, %llu pixels traced (one in %d across, one row "
-               "in %d down), tree of %d nodes (leaves of at most %d sphere%s%s), every answer the "
-               "reference's\n",
+               "in %d down), tree of %d nodes (leaves of at most %d sphere%s%s%s), every answer "
+               "the reference's\n",
                program, scene_path, scene.sphere_count, width, height, pixels, step, step,
                reference.node_count, SPEC_BVH_LEAF_SPHERES, SPEC_BVH_LEAF_SPHERES > 1 ? "s" : "",
-               half_boxes ? ", boxes rounded outward to halves" : "");
-        printf("%-20s %14s %14s %16s %16s\n", "ray", "rays a pixel", "boxes a ray",
-               "spheres a ray", "operations a ray");
+               half_boxes ? ", boxes rounded outward to halves" : "", walked);
+        printf("%-20s %14s %14s %16s %16s %14s\n", "ray", "rays a pixel", "boxes a ray",
+               "spheres a ray", "operations a ray", "nodes a ray");
         double operations = 0.0; /* a pixel's, on average */
         struct work all = {0};
         for (int k = 0; k < KINDS; ++k) {
             double rays = (double)work[k].rays, per = rays > 0.0 ? 1.0 / rays : 0.0;
             double ops = (double)work[k].boxes * BOX_OPERATIONS +
                          (double)work[k].spheres * SPHERE_OPERATIONS;
-            printf("%-20s %14.3f %14.1f %16.1f %16.0f\n", kind_names[k], rays / (double)pixels,
-                   work[k].boxes * per, work[k].spheres * per, ops * per);
+            printf("%-20s %14.3f %14.1f %16.1f %16.0f %14.1f\n", kind_names[k],
+                   rays / (double)pixels, work[k].boxes * per, work[k].spheres * per, ops * per,
+                   work[k].nodes * per);
             operations += ops / (double)pixels;
             all.rays += work[k].rays, all.boxes += work[k].boxes, all.spheres += work[k].spheres;
+            all.nodes += work[k].nodes;
         }
-        printf("%-20s %14.3f %14.1f %16.1f %16.0f\n", "every ray", (double)all.rays / pixels,
+        printf("%-20s %14.3f %14.1f %16.1f %16.0f %14.1f\n", "every ray", (double)all.rays / pixels,
                (double)all.boxes / all.rays, (double)all.spheres / all.rays,
-               operations * pixels / (double)all.rays);
+               operations * pixels / (double)all.rays, (double)all.nodes / all.rays);
         double frame = operations * (double)width * (double)height;
         double lanes_per_second = (double)sms * 4.0 * 32.0 * clock_ghz * 1e9;
         printf("floor: %.3g operations a frame (%d a box, %d a sphere, nothing else counted); "
@@ -605,6 +786,7 @@ int main(int argc, char **argv)
             print_packets(&packet_work);
     }
     free(seen);
+    free(wide_tree);
     free(widened);
     bvh_free(&reference_tree);
     scene_free(&scene);
