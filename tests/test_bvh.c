@@ -628,6 +628,21 @@ static void walk_work_counts_the_boxes_and_spheres_a_ray_tests(void **state)
         assert_int_equal(r->exit_code, 0);
         assert_non_null(strstr(r->out, "every answer the reference's"));
     }
+    /* The shadow rays trying first the sphere that blocked the left pixel's: the same answers,
+     * fewer boxes a shadow ray on quick.scene, whose spheres shade the floor in patches. */
+    double shadow_boxes[2];
+    for (int first = 0; first < 2; ++first) {
+        r = run_shell("%s/walk-work --scene scenes/quick.scene --size 64x64 --step 2%s", test_build_dir(),
+                      first ? " --neighbour-blocker" : "");
+        assert_int_equal(r->exit_code, 0);
+        assert_non_null(strstr(r->out, "every answer the reference's"));
+        const char *shadow = strstr(r->out, "\nshadow ");
+        assert_non_null(shadow);
+        double shadow_rays;
+        assert_int_equal(sscanf(shadow + strlen("\nshadow "), "%lf %lf", &shadow_rays, &shadow_boxes[first]),
+                         2);
+    }
+    assert_true(shadow_boxes[1] < shadow_boxes[0]);
     r = run_shell("%s/walk-work --scene scenes/quick.scene --wide 9", test_build_dir());
     assert_int_equal(r->exit_code, 2);
     assert_string_equal(r->err, "walk-work: error: --wide needs a valid value (see --help)\n");

@@ -2,7 +2,7 @@
  * CPU, and the least time that work can take on a GPU without ray-tracing cores.
  *
  *   build/walk-work --scene FILE [--size WxH] [--step N] [--sms S] [--clock-ghz F] [--packets]
- *                   [--half-boxes] [--wide N]
+ *                   [--half-boxes] [--wide N] [--neighbour-blocker]
  *
  * It traces the rays of one pixel in N across and one row in N down (default 16) of a WxH frame
  * (default the scene's size), as SPEC.md section 2 does (a primary ray; on a hit a shadow ray and a
@@ -35,8 +35,12 @@
  * children's boxes are all tested where it stands, its leaves' spheres in the order the ray enters
  * them, and its entered inner children pushed farthest first. It prints the nodes a ray visits
  * (each a dependent load and a stack step) beside the boxes and spheres it tests: what a wider
- * node trades. Exit status 0, 1 when an answer differs (or a packet's stack overflows), 2 on bad
- * input. */
+ * node trades.
+ *
+ * With --neighbour-blocker each pixel's two shadow rays first try the sphere that blocked the same
+ * kind of shadow ray of the pixel to its left (traced first, not counted): a ray it blocks needs
+ * no walk, one it misses pays one more sphere test (what a warp's neighbouring lanes could share).
+ * Exit status 0, 1 when an answer differs (or a packet's stack overflows), 2 on bad input. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,8 +130,8 @@ static void collapse(const struct spec_bvh *tree, int n, int width, struct wide_
     }
 }
 
-/* A leaf's spheres against the best hit (or any blocker): as walk() tests them. Returns 1 when
- * an any_hit walk is blocked. */
+/* A leaf's spheres against the best hit (or any blocker): as walk() tests them. Returns the
+ * blocker + 1 when an any_hit walk is blocked. */
 static int test_leaf(const struct spec_world *world, const struct spec_bvh *tree,
                      const struct spec_bvh_node *leaf, struct spec_vec3 origin,
                      struct spec_vec3 direction, int any_hit, float *closest, int *hit,
@@ -141,7 +145,7 @@ static int test_leaf(const struct spec_world *world, const struct spec_bvh *tree
             continue;
         if (any_hit) {
             if (t > SPEC_SHADOW_EPSILON)
-                return 1;
+                return s + 1;
         } else if (t >= 0.0f && (t < *closest || (t == *closest && *hit >= 0 && s < *hit))) {
             *closest = t;
             *hit = s;
@@ -178,9 +182,10 @@ static int wide_walk(const struct spec_world *world, const struct spec_bvh *tree
         int current = stack[top];
         visit(work, current);
         if (tree->nodes[current].count > 0) { /* a root that is a leaf */
-            if (test_leaf(world, tree, &tree->nodes[current], origin, direction, any_hit,
-                          &closest, &hit, work))
-                return 1;
+            int blocker = test_leaf(world, tree, &tree->nodes[current], origin, direction,
+                                    any_hit, &closest, &hit, work);
+            if (blocker)
+                return blocker;
             continue;
         }
         const struct wide_node *wide = &wide_nodes[current];
@@ -206,8 +211,9 @@ static int wide_walk(const struct spec_world *world, const struct spec_bvh *tree
             const struct spec_bvh_node *c = &tree->nodes[order[k]];
             if (c->count == 0 || entry[k] > closest)
                 continue;
-            if (test_leaf(world, tree, c, origin, direction, any_hit, &closest, &hit, work))
-                return 1;
+            int blocker = test_leaf(world, tree, c, origin, direction, any_hit, &closest, &hit, work);
+            if (blocker)
+                return blocker;
         }
         for (int k = entered - 1; k >= 0; --k) {
             if (tree->nodes[order[k]].count != 0)
@@ -228,7 +234,7 @@ static int wide_walk(const struct spec_world *world, const struct spec_bvh *tree
 
 /* The nearer entered child first, the farther pushed, a pushed node skipped once the hit is
  * nearer than where the ray enters it; shadow (any_hit) ends at the first blocker past
- * SPEC_SHADOW_EPSILON. Returns the sphere hit (closest) or 1 when blocked (any_hit), else -1
+ * SPEC_SHADOW_EPSILON. Returns the sphere hit (closest) or the blocker + 1 (any_hit), else -1
  * or 0; counts each box and sphere tested into work. */
 static int walk(const struct spec_world *world, const struct spec_bvh *tree,
                 struct spec_vec3 origin, struct spec_vec3 direction, int any_hit, float *t_hit,
@@ -285,7 +291,7 @@ static int walk(const struct spec_world *world, const struct spec_bvh *tree,
                 continue;
             if (any_hit) {
                 if (t > SPEC_SHADOW_EPSILON)
-                    return 1;
+                    return s + 1;
             } else if (t >= 0.0f && (t < closest || (t == closest && hit >= 0 && s < hit))) {
                 closest = t;
                 hit = s;
@@ -307,13 +313,34 @@ static int check(int same, const char *what, int i, int j)
     return same;
 }
 
+/* A shadow ray's walk (any blocker past SPEC_SHADOW_EPSILON), the sphere `candidate` (or none,
+ * -1) tried first: a ray it blocks needs no walk, a ray it misses pays its test and walks. Returns
+ * the blocker + 1, or 0. */
+static int shadow_walk(const struct spec_world *world, const struct spec_bvh *tree,
+                       struct spec_vec3 origin, struct spec_vec3 direction, int candidate,
+                       struct work *work)
+{
+    if (candidate >= 0) {
+        float t;
+        work->spheres++;
+        if (spec_intersect(origin, direction, &world->spheres[candidate], &t) &&
+            t > SPEC_SHADOW_EPSILON) {
+            work->rays++;
+            return candidate + 1;
+        }
+    }
+    return walk(world, tree, origin, direction, 1, NULL, work);
+}
+
 /* SPEC.md's rays of pixel (i, j) as spec_trace_pixel makes them (spec_surface_at,
- * spec_reflection_shadow_ray), without its shading, each walked and counted. 0, or -1 when an
- * answer differs from the reference's walk. */
+ * spec_reflection_shadow_ray), without its shading, each walked and counted; its two shadow rays
+ * try first the spheres candidate[0] and candidate[1] (-1: none), and their blockers (or -1) go to
+ * blocker[0] and blocker[1]. 0, or -1 when an answer differs from the reference's walk. */
 static int trace_pixel(const struct spec_world *world, const struct spec_bvh *reference,
                        const struct spec_bvh *tree, int i, int j, int width, int height,
-                       struct work work[KINDS])
+                       struct work work[KINDS], const int candidate[2], int blocker[2])
 {
+    blocker[0] = blocker[1] = -1;
     struct spec_vec3 origin = world->camera;
     struct spec_vec3 direction = spec_primary_direction(i, j, width, height, origin);
     float t, t_ref;
@@ -328,7 +355,8 @@ static int trace_pixel(const struct spec_world *world, const struct spec_bvh *re
     struct spec_vec3 lifted = surface.lifted, mirrored = surface.mirrored;
     struct spec_vec3 to_light_ray = spec_sub(world->light_position, lifted);
 
-    int blocked = walk(world, tree, lifted, to_light_ray, 1, NULL, &work[SHADOW]);
+    int blocked = shadow_walk(world, tree, lifted, to_light_ray, candidate[0], &work[SHADOW]);
+    blocker[0] = blocked - 1;
     if (!check((blocked ? SPEC_SHADOW_FACTOR : 1.0f) == spec_bvh_shadow(world, reference, lifted,
                                                                         to_light_ray),
                "shadow", i, j))
@@ -343,7 +371,8 @@ static int trace_pixel(const struct spec_world *world, const struct spec_bvh *re
     struct spec_vec3 q_lifted, q_to_light;
     spec_reflection_shadow_ray(world, lifted, mirrored, t, &world->spheres[hit], &q_lifted,
                                &q_to_light);
-    blocked = walk(world, tree, q_lifted, q_to_light, 1, NULL, &work[REFLECTION_SHADOW]);
+    blocked = shadow_walk(world, tree, q_lifted, q_to_light, candidate[1], &work[REFLECTION_SHADOW]);
+    blocker[1] = blocked - 1;
     if (!check((blocked ? SPEC_SHADOW_FACTOR : 1.0f) ==
                    spec_bvh_shadow(world, reference, q_lifted, q_to_light),
                "reflection's shadow", i, j))
@@ -573,7 +602,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: %s --scene FILE [--size WxH] [--step N] [--sms S] [--clock-ghz F]\n"
-            "       [--packets] [--half-boxes] [--wide N]\n"
+            "       [--packets] [--half-boxes] [--wide N] [--neighbour-blocker]\n"
             "  Counts the boxes and spheres an exact walk of the CPU reference's tree tests a\n"
             "  ray (one pixel in N across, one row in N down, of a WxH frame: default the\n"
             "  scene's size, N 16),\n"
@@ -585,7 +614,9 @@ static void usage(FILE *out)
             "  floats, as stage 31 stores them. --wide N (2 to 8) walks the tree N wide,\n"
             "  collapsed from the binary one (the widest inner child opened first): a wide\n"
             "  node's children's boxes tested together, its entered inner children pushed.\n"
-            "  The table's last column counts the nodes a ray visits.\n",
+            "  The table's last column counts the nodes a ray visits. --neighbour-blocker\n"
+            "  first traces the pixel to the left of each (uncounted), and each shadow ray\n"
+            "  tries first the sphere that blocked that pixel's shadow ray of its kind.\n",
             program);
 }
 
@@ -593,6 +624,7 @@ int main(int argc, char **argv)
 {
     const char *scene_path = NULL;
     int width = 0, height = 0, step = 16, sms = 132, packets = 0, half_boxes = 0, wide = 0;
+    int neighbour_blocker = 0;
     double clock_ghz = 1.98;
     for (int a = 1; a < argc; ++a) {
         const char *value = a + 1 < argc ? argv[a + 1] : NULL;
@@ -606,6 +638,10 @@ int main(int argc, char **argv)
         }
         if (!strcmp(argv[a], "--half-boxes")) {
             half_boxes = 1;
+            continue;
+        }
+        if (!strcmp(argv[a], "--neighbour-blocker")) {
+            neighbour_blocker = 1;
             continue;
         }
         static const char *const known[] = {"--scene", "--size", "--step", "--sms", "--clock-ghz",
@@ -728,8 +764,19 @@ int main(int argc, char **argv)
     unsigned long long pixels = 0;
     int status = 0;
     for (int j = step / 2; j < height && !status; j += step)
-        for (int i = step / 2; i < width && !status; i += step, ++pixels)
-            status = trace_pixel(&world, &reference, &tree, i, j, width, height, work) ? 1 : 0;
+        for (int i = step / 2; i < width && !status; i += step, ++pixels) {
+            int candidate[2] = {-1, -1}, blocker[2];
+            if (neighbour_blocker && i > 0) {
+                struct work uncounted[KINDS];
+                memset(uncounted, 0, sizeof uncounted);
+                status = trace_pixel(&world, &reference, &tree, i - 1, j, width, height, uncounted,
+                                     candidate, blocker) ? 1 : 0;
+                candidate[0] = blocker[0], candidate[1] = blocker[1];
+            }
+            if (!status)
+                status = trace_pixel(&world, &reference, &tree, i, j, width, height, work,
+                                     candidate, blocker) ? 1 : 0;
+        }
     struct packet_work packet_work = {0};
     unsigned *seen = NULL;
     if (packets && !status) {
@@ -748,9 +795,12 @@ int main(int argc, char **argv)
     }
 
     if (!status) {
-        char walked[64] = "";
+        char walked[128] = "";
         if (wide)
             snprintf(walked, sizeof walked, ", walked %d wide", wide);
+        if (neighbour_blocker)
+            snprintf(walked + strlen(walked), sizeof walked - strlen(walked),
+                     ", shadow rays trying the left pixel's blocker first");
         printf("%s: %s, %d spheres, %dx%d frame, %llu pixels traced (one in %d across, one row "
                "in %d down), tree of %d nodes (leaves of at most %d sphere%s%s%s), every answer "
                "the reference's\n",
