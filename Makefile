@@ -3,7 +3,7 @@
 # this comment.
 #
 # Goals:
-#   make                 build everything for the GPU found here (or for every architecture)
+#   make                 build everything for the GPU found here (else for 7.5 and 9.0)
 #   make stages          only the stages; `make tools`: cpu-reference and compare-images;
 #                        `make tests`: the test programs, without running them
 #   make test            build, then run every test; ends with "N passed, N failed, N skipped"
@@ -34,8 +34,9 @@
 #                        no nvcc
 #
 # Variables (make VAR=value, or VAR=value make):
-#   CUDA_ARCH=90         build for one architecture (compute capability without the dot);
-#                        default: this machine's GPU, else every one nvcc knows and PTX
+#   CUDA_ARCH=90         build for one architecture (compute capability without the dot), or a
+#                        list ("75 90", PTX for the last); default: this machine's GPU, else
+#                        75 90 (T4, H100/H200) and PTX; CUDA_ARCH=all: every one nvcc knows
 #   NVCC=/path/to/nvcc   another CUDA compiler than the nvcc on PATH; its headers are taken from
 #                        beside it (or from CUDA_HOME=dir, given on the command line)
 #   NVCC_CCBIN=g++-11    the host compiler nvcc uses (-ccbin), for a CUDA older than the gcc
@@ -90,18 +91,26 @@ $(error stb_image_write.h not found in $(STB_INCLUDE_DIR): run 'sudo apt-get ins
 endif
 endif
 
-# The GPU of this machine, else every real architecture this nvcc knows plus PTX for the newest.
+# The GPU of this machine; else the course's GPUs (CUDA_ARCH_DEFAULT: the T4's 7.5 and the
+# H100's and H200's 9.0) with PTX for the newest of them, which the driver compiles for any newer
+# GPU; CUDA_ARCH=all: every real architecture this nvcc knows plus PTX for the newest. A list
+# (CUDA_ARCH="75 90") builds each, with PTX for its last.
+CUDA_ARCH_DEFAULT := 75 90
+NVIDIA_SMI ?= nvidia-smi
 ifeq ($(origin CUDA_ARCH),undefined)
-CUDA_ARCH := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d ' .')
+CUDA_ARCH := $(shell $(NVIDIA_SMI) --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d ' .')
 endif
-ifneq ($(strip $(CUDA_ARCH)),)
-GENCODE := -gencode arch=compute_$(CUDA_ARCH),code=[sm_$(CUDA_ARCH),compute_$(CUDA_ARCH)]
+ifeq ($(strip $(CUDA_ARCH)),)
+override CUDA_ARCH := $(CUDA_ARCH_DEFAULT)
+endif
+ifeq ($(strip $(CUDA_ARCH)),all)
+ARCHS := $(shell $(NVCC) --list-gpu-arch 2>/dev/null | sed -n 's/^compute_//p' | sort -n)
 else
-ALL_ARCHS := $(shell $(NVCC) --list-gpu-arch 2>/dev/null | sed -n 's/^compute_//p' | sort -n)
-NEWEST_ARCH := $(lastword $(ALL_ARCHS))
-GENCODE := $(foreach a,$(ALL_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
-           -gencode arch=compute_$(NEWEST_ARCH),code=compute_$(NEWEST_ARCH)
+ARCHS := $(strip $(CUDA_ARCH))
 endif
+NEWEST_ARCH := $(lastword $(ARCHS))
+GENCODE := $(foreach a,$(ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
+           -gencode arch=compute_$(NEWEST_ARCH),code=compute_$(NEWEST_ARCH)
 
 comma := ,
 SANITIZE_FLAGS := $(if $(filter 1,$(SANITIZE)),-fsanitize=address$(comma)undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
