@@ -121,7 +121,7 @@ static void test_every_command_of_the_guide(void **state)
     (void)state;
     static struct command commands[MAX_COMMANDS];
     int count = read_commands(GUIDE, commands, MAX_COMMANDS);
-    /* Eight sessions, each with a block or two: a guide that lost its blocks fails here. */
+    /* Thirteen sessions, each with a block or two: a guide that lost its blocks fails here. */
     assert_true(count >= 40);
     char *folder = make_temporary_folder();
     static char gpu_outputs[8192];
@@ -396,6 +396,81 @@ static void test_heading_check_fails_when_a_stage_is_missing(void **state)
     remove_temporary_folder(folder);
 }
 
+/* ---- Sessions that fit their slots, in the stages' order, nothing used before it is introduced */
+
+#define COURSE_CHECK "python3 tools/course-check.py"
+
+/* The guide: thirteen sessions of at most three hours, each part required or optional, every
+ * stage after the stage it builds on, no command, /tmp/ file or generated scene used before a
+ * code block introduces it (tools/course-check.py says the rules). */
+static void test_the_sessions_fit_and_follow_the_stages(void **state)
+{
+    (void)state;
+    struct command_result *r = run_shell(COURSE_CHECK " " GUIDE);
+    if (r->exit_code != 0 || r->err[0])
+        fail_msg("tools/course-check.py " GUIDE " (status %d):\n%s", r->exit_code, r->err);
+}
+
+/* The check fails where it should: on made-up guides of one or two sessions, each breaking one
+ * rule, and on the guide with its `make scenes` taken out. */
+static void test_the_session_check_fails_when_it_should(void **state)
+{
+    (void)state;
+    char *folder = make_temporary_folder();
+    char path[256];
+#define BUDGET "**Time budget: 150 min**\n- 100 min, required: a\n- 50 min, optional: b\n\n"
+    static const struct {
+        int sessions;
+        const char *text, *expected;
+    } bad[] = {
+        {1, "## Session 1: x (stages 01, 02)\n\n" BUDGET, NULL}, /* the rules kept: no problem */
+        {2, "## Session 1: x (stages 01)\n\n" BUDGET, "1 sessions numbered [1]; want 1 to 2"},
+        {1, "## Session 1: x (stages 01)\n\n**Time budget: 200 min**\n- 200 min, required: a\n",
+         "session 1: 200 min, outside a lab of 120 to 180 min"},
+        {1, "## Session 1: x (stages 01)\n\n**Time budget: 150 min**\n- 100 min, required: a\n",
+         "the parts add up to 100 min, not the 150 stated"},
+        {1, "## Session 1: x (stages 01)\n\n**Time budget: 150 min**\n- 150 min, optional: a\n",
+         "session 1: no required part"},
+        {1, "## Session 1: x (stages 01)\n\n**Time budget: 150 min**\n- 150 min, maybe: a\n",
+         "a part is neither required nor optional"},
+        {1, "## Session 1: x (stages 01)\n\nno budget\n", "no \"**Time budget: N min**\""},
+        {2, "## Session 1: x (stages 01, 08)\n\n" BUDGET "## Session 2: y (stages 07)\n\n" BUDGET,
+         "stage 08-rgb8-framebuffer comes before 07-shared-spheres (session 2)"},
+        {1, "## Session 1: x (stages 02)\n\n" BUDGET,
+         "stage 02-static-registers builds on 01-base, which no session names"},
+        {1, "## Session 1: x (stages 01)\n\n" BUDGET "```sh\nbuild/compare-images /tmp/a.png /tmp/b.png\n"
+            "build/01-base --output /tmp/a.png\n```\n",
+         "`build/compare-images /tmp/a.png /tmp/b.png` reads /tmp/a.png, which no earlier command"},
+        {2, "## Session 1: x (stages 01)\n\n" BUDGET "```sh\nbuild/01-base --output /tmp/a.png\n```\n"
+            "## Session 2: y (stages 02)\n\n" BUDGET "Look at `/tmp/a.png`.\n",
+         "session 2: the text names /tmp/a.png, which no command of this session writes"},
+        {1, "## Session 1: x (stages 01)\n\n" BUDGET "Then `make profile STAGE=01`.\n",
+         "the text names `make profile STAGE=01`, but no code block of this session or an earlier one "
+         "runs make profile"},
+        {1, "## Session 1: x (stages 01)\n\n" BUDGET "```sh\nbuild/walk-work --scene build/scenes/a.scene\n"
+            "make scenes\n```\n",
+         "uses build/scenes/ before `make scenes`"},
+        {1, "## Session 1: x (stages 01)\n\n" BUDGET "Your `results/local/<gpu>/summary.md`.\n",
+         "session 1: results/local/ before any command that writes there"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        write_guide(folder, "bad.md", bad[k].text, path, sizeof path);
+        struct command_result *r = run_shell(COURSE_CHECK " --sessions %d '%s'", bad[k].sessions, path);
+        if (!bad[k].expected) {
+            if (r->exit_code != 0 || r->err[0])
+                fail_msg("guide %zu: expected no problem; got (%d): %s", k, r->exit_code, r->err);
+        } else if (r->exit_code != 1 || !strstr(r->err, bad[k].expected)) {
+            fail_msg("guide %zu: expected '%s'; got (%d): %s", k, bad[k].expected, r->exit_code, r->err);
+        }
+    }
+    /* The real guide without its `make scenes`: a later session's generated scenes are refused. */
+    struct command_result *r = run_shell("grep -v '^make scenes$' " GUIDE " > '%s/course.md' && "
+                                         COURSE_CHECK " '%s/course.md'", folder, folder);
+    assert_int_equal(r->exit_code, 1);
+    assert_non_null(strstr(r->err, "before `make scenes`"));
+    remove_temporary_folder(folder);
+}
+
 /* ---- The generated table of questions ------------------------------------------------------ */
 
 #define BLOCK_BEGIN "<!-- stages:begin -->"
@@ -624,6 +699,8 @@ int main(void)
         cmocka_unit_test(test_the_checker_rejects_what_it_should),
         cmocka_unit_test(test_every_stage_is_in_a_session_heading),
         cmocka_unit_test(test_heading_check_fails_when_a_stage_is_missing),
+        cmocka_unit_test(test_the_sessions_fit_and_follow_the_stages),
+        cmocka_unit_test(test_the_session_check_fails_when_it_should),
         cmocka_unit_test(test_the_table_of_questions_is_generated_and_current),
         cmocka_unit_test(test_table_check_fails_when_it_should),
         cmocka_unit_test(test_table_blocks_copy_their_file),
