@@ -42,7 +42,7 @@
 #   NVCC_CCBIN=g++-11    the host compiler nvcc uses (-ccbin), for a CUDA older than the gcc
 #   BUILD=dir            where everything is built (default build/)
 #   SANITIZE=1           host code and tests under AddressSanitizer and UBSan (build-sanitize/)
-#   FMAD=true            let nvcc fuse multiply-adds (pixels move: README, "Same picture")
+#   FMAD=true            let nvcc fuse multiply-adds (pixels move: docs/reference.md)
 #   STB_INCLUDE_DIR=dir  the folder of stb_image_write.h (default /usr/include/stb)
 #   FUZZ_SECONDS=60      how long `make fuzz` runs
 #   STAGES_DIR=dir       another folder of stage folders (default stages/)
@@ -114,12 +114,14 @@ GENCODE := $(foreach a,$(ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
 
 comma := ,
 SANITIZE_FLAGS := $(if $(filter 1,$(SANITIZE)),-fsanitize=address$(comma)undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
-# -ffp-contract=off: no fused multiply-add on the CPU either (see README, "Same picture").
+# -ffp-contract=off: no fused multiply-add on the CPU either (docs/reference.md, "Same picture,
+# every stage").
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -ffp-contract=off \
           -Icommon -I$(CUDA_HOME)/include -I$(STB_INCLUDE_DIR) $(SANITIZE_FLAGS)
 # -fmad=false: every stage rounds each multiply and add as SPEC.md writes them, so all stages
-# and the CPU reference produce the same bits (README, "Same picture"; try FMAD=true). The host
+# and the CPU reference produce the same bits (docs/reference.md, "Same picture, every stage";
+# try FMAD=true). The host
 # half of a .cu file gets -ffp-contract=off too: stage 12 works out per-sphere constants there.
 FMAD ?= false
 # NVCC_CCBIN: the host compiler of an older CUDA (11.8 takes gcc up to 11: NVCC_CCBIN=g++-11).
