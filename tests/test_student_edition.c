@@ -3,7 +3,8 @@
  * COURSE.md, no observe column of its table of questions, no inline "(Answer: ...)", no measured,
  * profile, scaling or verdict section, no generated block of numbers. The generator is shown to
  * drop an observation, an answer and a measured section it has not seen before, and --check to
- * fail on a stale edition. No GPU needed. Run from the repository root. */
+ * fail on a stale edition. The stage READMEs and the guide hold no development history (dates,
+ * drafts, fixes). No GPU needed. Run from the repository root. */
 #include "test_support.h"
 
 #define TOOL "python3 tools/student-edition.py"
@@ -135,6 +136,65 @@ static void the_generator_drops_what_it_should(void **state)
     remove_temporary_folder(root);
 }
 
+/* 1 when text holds a date, YYYY-MM-DD, outside its generated blocks (<!-- X:begin --> to
+ * <!-- X:end -->, which the tools fill from the campaigns' data); its first in date. */
+static int holds_a_date(const char *text, char *date, size_t size)
+{
+    int in_block = 0;
+    for (const char *p = text; *p; p++) {
+        if (strncmp(p, "<!-- ", 5) == 0) {
+            const char *end = strstr(p, " -->");
+            if (end && end - p > 6 && strncmp(end - 6, ":begin", 6) == 0)
+                in_block = 1;
+            else if (end && end - p > 4 && strncmp(end - 4, ":end", 4) == 0)
+                in_block = 0;
+        }
+        if (in_block || p[0] != '2' || p[1] != '0')
+            continue;
+        static const char shape[] = "20dd-dd-dd";
+        size_t k = 0;
+        while (shape[k] && p[k] && (shape[k] == 'd' ? (p[k] >= '0' && p[k] <= '9') : p[k] == shape[k]))
+            k++;
+        if (!shape[k]) {
+            snprintf(date, size, "%.10s", p);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* What students read is free of the project's history: no stage README (outside its generated
+ * blocks), no page of the guide, holds a date or the words of a development log; they are in
+ * docs/results.md and the commit history. Shown to catch a date first. */
+static void student_material_holds_no_history(void **state)
+{
+    (void)state;
+    char date[16];
+    assert_true(holds_a_date("x\ncampaign of 2026-11-27.\n", date, sizeof date));
+    assert_string_equal(date, "2026-11-27");
+    assert_false(holds_a_date("<!-- results:begin -->\n2026-11-27\n<!-- results:end -->\n20 runs, 2026.",
+                              date, sizeof date));
+    static const char *const words[] = {"margin fix", "first draft", "time limit", "re-timed after"};
+    static struct stage_list list;
+    list_stages(NULL, &list);
+    static char page[PAGE_BYTES];
+    char path[512];
+    for (int k = 0; k <= list.count + 2; k++) {
+        if (k < list.count)
+            snprintf(path, sizeof path, "stages/%s/README.md", list.names[k]);
+        else
+            snprintf(path, sizeof path, "%s",
+                     k == list.count ? "COURSE.md" : k == list.count + 1 ? "student/COURSE.md" : "README.md");
+        test_read_file(path, page, sizeof page);
+        if (holds_a_date(page, date, sizeof date))
+            fail_msg("%s holds the date %s (a campaign's date belongs in docs/results.md)", path, date);
+        for (size_t w = 0; w < sizeof words / sizeof *words; w++)
+            if (strstr(page, words[w]))
+                fail_msg("%s holds '%s': development history (docs/results.md, or the commits)", path,
+                         words[w]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -142,6 +202,7 @@ int main(void)
         cmocka_unit_test(no_page_holds_observations),
         cmocka_unit_test(the_guide_has_no_observation),
         cmocka_unit_test(the_generator_drops_what_it_should),
+        cmocka_unit_test(student_material_holds_no_history),
     };
     return cmocka_run_group_tests_name("student edition", tests, NULL, NULL);
 }
