@@ -4,10 +4,13 @@
  * write results/. So a command passes when it succeeds, or when it stops with status 2 and one
  * of the "no GPU" messages (after parsing its options: a bad option is reported first), or, for
  * a command that reads an image a GPU-only command would have written, when that image is
- * missing. `make` goals other than diff and profile run as `make -n` (make test inside make test
- * would recurse). A line ending in "# fails: TEXT" must fail with TEXT on stderr. /tmp/ in a
- * command becomes a fresh folder.
- * The guide is kept current by two more checks: every stage that `tools/stages list` prints is
+ * missing (a --output or --record of a command stopped for want of a GPU, or a scene `make
+ * scenes`, run as make -n, names). `make` goals other than diff and profile run as `make -n`
+ * (make test inside make test would recurse). A line ending in "# fails: TEXT" must fail with
+ * TEXT on stderr. /tmp/ in a command becomes a fresh folder.
+ * The sessions are held to tools/course-check.py's rules (thirteen, each of two to three hours in
+ * parts required or optional, every stage after the stage it builds on, nothing used before it
+ * is introduced). The guide is kept current by two more checks: every stage that `tools/stages list` prints is
  * named by the parenthesised list of some "## Session N: ..." heading (items: a stage id such as
  * 07, 07a or p08, a folder name, or FIRST-LAST: every stage from FIRST to LAST in the list's
  * order), and the guide holds the block between <!-- stages:begin --> and <!-- stages:end -->
@@ -105,12 +108,19 @@ static int passes(const struct command *c, const struct command_result *r, const
         for (size_t k = 0; k < sizeof no_gpu_messages / sizeof *no_gpu_messages; k++)
             if (strstr(r->err, no_gpu_messages[k]))
                 return 1;
-    if (strstr(r->err, "cannot read image") || strstr(r->err, "cannot open image")) {
+    if (strstr(r->err, "cannot read image") || strstr(r->err, "cannot open image") ||
+        strstr(r->err, "cannot open scene file")) {
         char copy[2048];
         snprintf(copy, sizeof copy, "%s", run);
-        for (char *word = strtok(copy, " "); word; word = strtok(NULL, " "))
-            if (strstr(gpu_outputs, word) && strstr(word, "/"))
-                return 1;
+        /* A word of the command that is an output not written here, or lies in a folder that is
+         * (a --record folder, the scenes `make scenes` names). */
+        for (char *word = strtok(copy, " "); word; word = strtok(NULL, " ")) {
+            for (const char *out = gpu_outputs; *out && strstr(word, "/"); out += strcspn(out, "\n") + 1) {
+                size_t n = strcspn(out, "\n");
+                if (n && strncmp(word, out, n) == 0 && (word[n] == '\0' || out[n - 1] == '/'))
+                    return 1;
+            }
+        }
     }
     snprintf(why, size, "exit status %d, and no 'no GPU' message", r->exit_code);
     return 0;
@@ -143,11 +153,19 @@ static void test_every_command_of_the_guide(void **state)
         if (!passes(&commands[i], r, run, gpu_outputs, why, sizeof why)) {
             print_error("COURSE.md: `%s`: %s; stderr: %.400s\n", commands[i].text, why, r->err);
             failures++;
+        } else if (r->exit_code == 0 && strncmp(commands[i].text, "make scenes", 11) == 0) {
+            /* make -n scenes writes nothing: the scenes it names are outputs not made here. */
+            snprintf(gpu_outputs + strlen(gpu_outputs), sizeof gpu_outputs - strlen(gpu_outputs),
+                     "%s/scenes/\n", test_build_dir());
         } else if (r->exit_code != 0) {
-            const char *output = strstr(run, "--output ");
-            if (output)
-                snprintf(gpu_outputs + strlen(gpu_outputs), sizeof gpu_outputs - strlen(gpu_outputs),
-                         "%.*s\n", (int)strcspn(output + 9, " "), output + 9);
+            for (const char *flag = strstr(run, " --"); flag; flag = strstr(flag + 1, " --")) {
+                size_t n = strncmp(flag, " --output ", 10) == 0   ? 10
+                           : strncmp(flag, " --record ", 10) == 0 ? 10
+                                                                   : 0;
+                if (n)
+                    snprintf(gpu_outputs + strlen(gpu_outputs), sizeof gpu_outputs - strlen(gpu_outputs),
+                             "%.*s\n", (int)strcspn(flag + n, " "), flag + n);
+            }
         }
     }
     print_message("# %d commands of COURSE.md checked, %d skipped\n", count - skipped, skipped);
