@@ -35,8 +35,8 @@
 #
 # Variables (make VAR=value, or VAR=value make):
 #   CUDA_ARCH=90         build for one architecture (compute capability without the dot), or a
-#                        list ("75 90", PTX for the last); default: this machine's GPU, else
-#                        75 90 (T4, H100/H200) and PTX; CUDA_ARCH=all: every one nvcc knows
+#                        list ("75 86", PTX for the first); default: this machine's GPU, else
+#                        "75 90" (T4, H100/H200; PTX 7.5); CUDA_ARCH=all: every one nvcc knows
 #   NVCC=/path/to/nvcc   another CUDA compiler than the nvcc on PATH; its headers are taken from
 #                        beside it (or from CUDA_HOME=dir, given on the command line)
 #   NVCC_CCBIN=g++-11    the host compiler nvcc uses (-ccbin), for a CUDA older than the gcc
@@ -92,9 +92,10 @@ endif
 endif
 
 # The GPU of this machine; else the course's GPUs (CUDA_ARCH_DEFAULT: the T4's 7.5 and the
-# H100's and H200's 9.0) with PTX for the newest of them, which the driver compiles for any newer
-# GPU; CUDA_ARCH=all: every real architecture this nvcc knows plus PTX for the newest. A list
-# (CUDA_ARCH="75 90") builds each, with PTX for its last.
+# H100's and H200's 9.0) with PTX for 7.5, which the driver compiles for any GPU of 7.5 or newer
+# (an A100, an L4, a Blackwell); a list (CUDA_ARCH="75 86") builds each, with PTX for its first;
+# CUDA_ARCH=all: every real architecture this nvcc knows plus PTX for the newest (the full set,
+# the slowest build).
 CUDA_ARCH_DEFAULT := 75 90
 NVIDIA_SMI ?= nvidia-smi
 ifeq ($(origin CUDA_ARCH),undefined)
@@ -105,12 +106,13 @@ override CUDA_ARCH := $(CUDA_ARCH_DEFAULT)
 endif
 ifeq ($(strip $(CUDA_ARCH)),all)
 ARCHS := $(shell $(NVCC) --list-gpu-arch 2>/dev/null | sed -n 's/^compute_//p' | sort -n)
+PTX_ARCH := $(lastword $(ARCHS))
 else
 ARCHS := $(strip $(CUDA_ARCH))
+PTX_ARCH := $(firstword $(ARCHS))
 endif
-NEWEST_ARCH := $(lastword $(ARCHS))
 GENCODE := $(foreach a,$(ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
-           -gencode arch=compute_$(NEWEST_ARCH),code=compute_$(NEWEST_ARCH)
+           -gencode arch=compute_$(PTX_ARCH),code=compute_$(PTX_ARCH)
 
 comma := ,
 SANITIZE_FLAGS := $(if $(filter 1,$(SANITIZE)),-fsanitize=address$(comma)undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
