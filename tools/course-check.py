@@ -117,8 +117,8 @@ def command_key(text):
     if first.startswith(('build/', 'tools/', './run.sh', 'scenes/')):
         if first.startswith('build/') and re.search(r'\.[a-z]+$', first):
             return None  # a file the build writes (build/NN.resources.txt), not a program
-        if first.startswith('build/scenes/'):
-            return None
+        if first.startswith('build/scenes/') or first.endswith('/'):
+            return None  # a generated scene, a folder: files, not programs
         return first
     return None
 
