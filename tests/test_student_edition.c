@@ -1,11 +1,14 @@
 /* The student edition (student/, tools/student-edition.py): current, a page for every stage that
  * tools/stages list prints, and free of what the campaigns observed: no *Observe* paragraph of
  * COURSE.md, no observe column of its table of questions, no inline "(Answer: ...)", no measured,
- * profile, scaling or verdict section, no generated block of numbers. The generator is shown to
+ * profile, scaling or verdict section, no generated block of numbers, no measured time, rate,
+ * share or speed-up in a stage's "What to look at". The generator is shown to
  * drop an observation, an answer and a measured section it has not seen before, and --check to
  * fail on a stale edition. The stage READMEs and the guide hold no development history (dates,
  * drafts, fixes). No GPU needed. Run from the repository root. */
 #include "test_support.h"
+
+#include <regex.h>
 
 #define TOOL "python3 tools/student-edition.py"
 #define PAGE_BYTES (256 * 1024)
@@ -33,6 +36,11 @@ static void no_page_holds_observations(void **state)
     assert_true(list.count >= 70);
     static char page[PAGE_BYTES];
     char path[512];
+    regex_t measured;
+    assert_int_equal(regcomp(&measured, "[0-9][0-9,.]* ?(µs|ms[^a-z]|GB/s|%|x[^a-zA-Z0-9]|M rays|G rays)",
+                             REG_EXTENDED),
+                     0);
+    int looked = 0;
     for (int k = 0; k <= list.count; k++) {
         if (k == list.count)
             snprintf(path, sizeof path, "student/COURSE.md");
@@ -44,6 +52,18 @@ static void no_page_holds_observations(void **state)
         for (size_t f = 0; f < sizeof forbidden / sizeof *forbidden; f++)
             if (strstr(page, forbidden[f]))
                 fail_msg("%s holds '%s'", path, forbidden[f]);
+        /* Its "What to look at" gives no measured time, rate, share or speed-up. */
+        const char *look = strstr(page, "\n## What to look at\n");
+        if (look) {
+            const char *end = strstr(look + 1, "\n## ");
+            char section[16384];
+            snprintf(section, sizeof section, "%.*s", (int)(end ? end - look : (long)strlen(look)), look);
+            regmatch_t match;
+            if (regexec(&measured, section, 1, &match, 0) == 0)
+                fail_msg("%s: What to look at gives a measurement: '%.*s'", path,
+                         (int)(match.rm_eo - match.rm_so), section + match.rm_so);
+            looked++;
+        }
         /* A stage's page says what the stage does, and where its measurements are. */
         if (k < list.count) {
             char link[512];
@@ -51,6 +71,17 @@ static void no_page_holds_observations(void **state)
             assert_non_null(strstr(page, link));
         }
     }
+    regfree(&measured);
+    assert_true(looked >= 40);
+    /* The pattern finds what it should. */
+    assert_int_equal(regcomp(&measured, "[0-9][0-9,.]* ?(µs|ms[^a-z]|GB/s|%|x[^a-zA-Z0-9]|M rays|G rays)",
+                             REG_EXTENDED),
+                     0);
+    assert_int_equal(regexec(&measured, "in a mean of 14736 µs", 0, NULL, 0), 0);
+    assert_int_equal(regexec(&measured, "about 55 GB/s here", 0, NULL, 0), 0);
+    assert_int_equal(regexec(&measured, "1.03x faster", 0, NULL, 0), 0);
+    assert_int_not_equal(regexec(&measured, "8192x8192 pixels, 19 spheres", 0, NULL, 0), 0);
+    regfree(&measured);
 }
 
 /* Every *Observe* paragraph of the teacher's guide, and every observe field of the manifests that
