@@ -164,7 +164,7 @@ def stage_index(table):
              GENERATED.format(source='stages/*/README.md').rstrip('\n'), '',
              'Each stage\'s lesson as students read it before running the stage: what it changes, '
              'why it\nshould pay, what to look at, and its exercises. The guide: '
-             '[../COURSE.md](../COURSE.md).', '']
+             '[../COURSE.md](../COURSE.md).']
     chapter = None
     for row in table:
         if row['chapter'] != chapter:
