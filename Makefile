@@ -3,7 +3,7 @@
 # this comment.
 #
 # Goals:
-#   make                 build everything for the GPU found here (or for every architecture)
+#   make                 build everything for the GPU found here (else for 7.5 and 9.0)
 #   make stages          only the stages; `make tools`: cpu-reference and compare-images;
 #                        `make tests`: the test programs, without running them
 #   make test            build, then run every test; ends with "N passed, N failed, N skipped"
@@ -35,14 +35,15 @@
 #                        no nvcc
 #
 # Variables (make VAR=value, or VAR=value make):
-#   CUDA_ARCH=90         build for one architecture (compute capability without the dot);
-#                        default: this machine's GPU, else every one nvcc knows and PTX
+#   CUDA_ARCH=90         build for one architecture (compute capability without the dot), or a
+#                        list ("75 86", PTX for the first); default: this machine's GPU, else
+#                        "75 90" (T4, H100/H200; PTX 7.5); CUDA_ARCH=all: every one nvcc knows
 #   NVCC=/path/to/nvcc   another CUDA compiler than the nvcc on PATH; its headers are taken from
 #                        beside it (or from CUDA_HOME=dir, given on the command line)
 #   NVCC_CCBIN=g++-11    the host compiler nvcc uses (-ccbin), for a CUDA older than the gcc
 #   BUILD=dir            where everything is built (default build/)
 #   SANITIZE=1           host code and tests under AddressSanitizer and UBSan (build-sanitize/)
-#   FMAD=true            let nvcc fuse multiply-adds (pixels move: README, "Same picture")
+#   FMAD=true            let nvcc fuse multiply-adds (pixels move: docs/reference.md)
 #   STB_INCLUDE_DIR=dir  the folder of stb_image_write.h (default /usr/include/stb)
 #   FUZZ_SECONDS=60      how long `make fuzz` runs
 #   STAGES_DIR=dir       another folder of stage folders (default stages/)
@@ -91,27 +92,39 @@ $(error stb_image_write.h not found in $(STB_INCLUDE_DIR): run 'sudo apt-get ins
 endif
 endif
 
-# The GPU of this machine, else every real architecture this nvcc knows plus PTX for the newest.
+# The GPU of this machine; else the course's GPUs (CUDA_ARCH_DEFAULT: the T4's 7.5 and the
+# H100's and H200's 9.0) with PTX for 7.5, which the driver compiles for any GPU of 7.5 or newer
+# (an A100, an L4, a Blackwell); a list (CUDA_ARCH="75 86") builds each, with PTX for its first;
+# CUDA_ARCH=all: every real architecture this nvcc knows plus PTX for the newest (the full set,
+# the slowest build).
+CUDA_ARCH_DEFAULT := 75 90
+NVIDIA_SMI ?= nvidia-smi
 ifeq ($(origin CUDA_ARCH),undefined)
-CUDA_ARCH := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d ' .')
+CUDA_ARCH := $(shell $(NVIDIA_SMI) --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d ' .')
 endif
-ifneq ($(strip $(CUDA_ARCH)),)
-GENCODE := -gencode arch=compute_$(CUDA_ARCH),code=[sm_$(CUDA_ARCH),compute_$(CUDA_ARCH)]
+ifeq ($(strip $(CUDA_ARCH)),)
+override CUDA_ARCH := $(CUDA_ARCH_DEFAULT)
+endif
+ifeq ($(strip $(CUDA_ARCH)),all)
+ARCHS := $(shell $(NVCC) --list-gpu-arch 2>/dev/null | sed -n 's/^compute_//p' | sort -n)
+PTX_ARCH := $(lastword $(ARCHS))
 else
-ALL_ARCHS := $(shell $(NVCC) --list-gpu-arch 2>/dev/null | sed -n 's/^compute_//p' | sort -n)
-NEWEST_ARCH := $(lastword $(ALL_ARCHS))
-GENCODE := $(foreach a,$(ALL_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
-           -gencode arch=compute_$(NEWEST_ARCH),code=compute_$(NEWEST_ARCH)
+ARCHS := $(strip $(CUDA_ARCH))
+PTX_ARCH := $(firstword $(ARCHS))
 endif
+GENCODE := $(foreach a,$(ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
+           -gencode arch=compute_$(PTX_ARCH),code=compute_$(PTX_ARCH)
 
 comma := ,
 SANITIZE_FLAGS := $(if $(filter 1,$(SANITIZE)),-fsanitize=address$(comma)undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
-# -ffp-contract=off: no fused multiply-add on the CPU either (see README, "Same picture").
+# -ffp-contract=off: no fused multiply-add on the CPU either (docs/reference.md, "Same picture,
+# every stage").
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -ffp-contract=off \
           -Icommon -I$(CUDA_HOME)/include -I$(STB_INCLUDE_DIR) $(SANITIZE_FLAGS)
 # -fmad=false: every stage rounds each multiply and add as SPEC.md writes them, so all stages
-# and the CPU reference produce the same bits (README, "Same picture"; try FMAD=true). The host
+# and the CPU reference produce the same bits (docs/reference.md, "Same picture, every stage";
+# try FMAD=true). The host
 # half of a .cu file gets -ffp-contract=off too: stage 12 works out per-sphere constants there.
 FMAD ?= false
 # NVCC_CCBIN: the host compiler of an older CUDA (11.8 takes gcc up to 11: NVCC_CCBIN=g++-11).

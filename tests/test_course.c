@@ -4,10 +4,13 @@
  * write results/. So a command passes when it succeeds, or when it stops with status 2 and one
  * of the "no GPU" messages (after parsing its options: a bad option is reported first), or, for
  * a command that reads an image a GPU-only command would have written, when that image is
- * missing. `make` goals other than diff and profile run as `make -n` (make test inside make test
- * would recurse). A line ending in "# fails: TEXT" must fail with TEXT on stderr. /tmp/ in a
- * command becomes a fresh folder.
- * The guide is kept current by two more checks: every stage that `tools/stages list` prints is
+ * missing (a --output or --record of a command stopped for want of a GPU, or a scene `make
+ * scenes`, run as make -n, names). `make` goals other than diff and profile run as `make -n`
+ * (make test inside make test would recurse). A line ending in "# fails: TEXT" must fail with
+ * TEXT on stderr. /tmp/ in a command becomes a fresh folder.
+ * The sessions are held to tools/course-check.py's rules (thirteen, each of two to three hours in
+ * parts required or optional, every stage after the stage it builds on, nothing used before it
+ * is introduced). The guide is kept current by two more checks: every stage that `tools/stages list` prints is
  * named by the parenthesised list of some "## Session N: ..." heading (items: a stage id such as
  * 07, 07a or p08, a folder name, or FIRST-LAST: every stage from FIRST to LAST in the list's
  * order), and the guide holds the block between <!-- stages:begin --> and <!-- stages:end -->
@@ -105,12 +108,19 @@ static int passes(const struct command *c, const struct command_result *r, const
         for (size_t k = 0; k < sizeof no_gpu_messages / sizeof *no_gpu_messages; k++)
             if (strstr(r->err, no_gpu_messages[k]))
                 return 1;
-    if (strstr(r->err, "cannot read image") || strstr(r->err, "cannot open image")) {
+    if (strstr(r->err, "cannot read image") || strstr(r->err, "cannot open image") ||
+        strstr(r->err, "cannot open scene file")) {
         char copy[2048];
         snprintf(copy, sizeof copy, "%s", run);
-        for (char *word = strtok(copy, " "); word; word = strtok(NULL, " "))
-            if (strstr(gpu_outputs, word) && strstr(word, "/"))
-                return 1;
+        /* A word of the command that is an output not written here, or lies in a folder that is
+         * (a --record folder, the scenes `make scenes` names). */
+        for (char *word = strtok(copy, " "); word; word = strtok(NULL, " ")) {
+            for (const char *out = gpu_outputs; *out && strstr(word, "/"); out += strcspn(out, "\n") + 1) {
+                size_t n = strcspn(out, "\n");
+                if (n && strncmp(word, out, n) == 0 && (word[n] == '\0' || out[n - 1] == '/'))
+                    return 1;
+            }
+        }
     }
     snprintf(why, size, "exit status %d, and no 'no GPU' message", r->exit_code);
     return 0;
@@ -121,7 +131,7 @@ static void test_every_command_of_the_guide(void **state)
     (void)state;
     static struct command commands[MAX_COMMANDS];
     int count = read_commands(GUIDE, commands, MAX_COMMANDS);
-    /* Eight sessions, each with a block or two: a guide that lost its blocks fails here. */
+    /* Thirteen sessions, each with a block or two: a guide that lost its blocks fails here. */
     assert_true(count >= 40);
     char *folder = make_temporary_folder();
     static char gpu_outputs[8192];
@@ -143,11 +153,19 @@ static void test_every_command_of_the_guide(void **state)
         if (!passes(&commands[i], r, run, gpu_outputs, why, sizeof why)) {
             print_error("COURSE.md: `%s`: %s; stderr: %.400s\n", commands[i].text, why, r->err);
             failures++;
+        } else if (r->exit_code == 0 && strncmp(commands[i].text, "make scenes", 11) == 0) {
+            /* make -n scenes writes nothing: the scenes it names are outputs not made here. */
+            snprintf(gpu_outputs + strlen(gpu_outputs), sizeof gpu_outputs - strlen(gpu_outputs),
+                     "%s/scenes/\n", test_build_dir());
         } else if (r->exit_code != 0) {
-            const char *output = strstr(run, "--output ");
-            if (output)
-                snprintf(gpu_outputs + strlen(gpu_outputs), sizeof gpu_outputs - strlen(gpu_outputs),
-                         "%.*s\n", (int)strcspn(output + 9, " "), output + 9);
+            for (const char *flag = strstr(run, " --"); flag; flag = strstr(flag + 1, " --")) {
+                size_t n = strncmp(flag, " --output ", 10) == 0   ? 10
+                           : strncmp(flag, " --record ", 10) == 0 ? 10
+                                                                   : 0;
+                if (n)
+                    snprintf(gpu_outputs + strlen(gpu_outputs), sizeof gpu_outputs - strlen(gpu_outputs),
+                             "%.*s\n", (int)strcspn(flag + n, " "), flag + n);
+            }
         }
     }
     print_message("# %d commands of COURSE.md checked, %d skipped\n", count - skipped, skipped);
@@ -396,6 +414,81 @@ static void test_heading_check_fails_when_a_stage_is_missing(void **state)
     remove_temporary_folder(folder);
 }
 
+/* ---- Sessions that fit their slots, in the stages' order, nothing used before it is introduced */
+
+#define COURSE_CHECK "python3 tools/course-check.py"
+
+/* The guide: thirteen sessions of at most three hours, each part required or optional, every
+ * stage after the stage it builds on, no command, /tmp/ file or generated scene used before a
+ * code block introduces it (tools/course-check.py says the rules). */
+static void test_the_sessions_fit_and_follow_the_stages(void **state)
+{
+    (void)state;
+    struct command_result *r = run_shell(COURSE_CHECK " " GUIDE);
+    if (r->exit_code != 0 || r->err[0])
+        fail_msg("tools/course-check.py " GUIDE " (status %d):\n%s", r->exit_code, r->err);
+}
+
+/* The check fails where it should: on made-up guides of one or two sessions, each breaking one
+ * rule, and on the guide with its `make scenes` taken out. */
+static void test_the_session_check_fails_when_it_should(void **state)
+{
+    (void)state;
+    char *folder = make_temporary_folder();
+    char path[256];
+#define BUDGET "**Time budget: 150 min**\n- 100 min, required: a\n- 50 min, optional: b\n\n"
+    static const struct {
+        int sessions;
+        const char *text, *expected;
+    } bad[] = {
+        {1, "## Session 1: x (stages 01, 02)\n\n" BUDGET, NULL}, /* the rules kept: no problem */
+        {2, "## Session 1: x (stages 01)\n\n" BUDGET, "1 sessions numbered [1]; want 1 to 2"},
+        {1, "## Session 1: x (stages 01)\n\n**Time budget: 200 min**\n- 200 min, required: a\n",
+         "session 1: 200 min, outside a lab of 120 to 180 min"},
+        {1, "## Session 1: x (stages 01)\n\n**Time budget: 150 min**\n- 100 min, required: a\n",
+         "the parts add up to 100 min, not the 150 stated"},
+        {1, "## Session 1: x (stages 01)\n\n**Time budget: 150 min**\n- 150 min, optional: a\n",
+         "session 1: no required part"},
+        {1, "## Session 1: x (stages 01)\n\n**Time budget: 150 min**\n- 150 min, maybe: a\n",
+         "a part is neither required nor optional"},
+        {1, "## Session 1: x (stages 01)\n\nno budget\n", "no \"**Time budget: N min**\""},
+        {2, "## Session 1: x (stages 01, 08)\n\n" BUDGET "## Session 2: y (stages 07)\n\n" BUDGET,
+         "stage 08-rgb8-framebuffer comes before 07-shared-spheres (session 2)"},
+        {1, "## Session 1: x (stages 02)\n\n" BUDGET,
+         "stage 02-static-registers builds on 01-base, which no session names"},
+        {1, "## Session 1: x (stages 01)\n\n" BUDGET "```sh\nbuild/compare-images /tmp/a.png /tmp/b.png\n"
+            "build/01-base --output /tmp/a.png\n```\n",
+         "`build/compare-images /tmp/a.png /tmp/b.png` reads /tmp/a.png, which no earlier command"},
+        {2, "## Session 1: x (stages 01)\n\n" BUDGET "```sh\nbuild/01-base --output /tmp/a.png\n```\n"
+            "## Session 2: y (stages 02)\n\n" BUDGET "Look at `/tmp/a.png`.\n",
+         "session 2: the text names /tmp/a.png, which no command of this session writes"},
+        {1, "## Session 1: x (stages 01)\n\n" BUDGET "Then `make profile STAGE=01`.\n",
+         "the text names `make profile STAGE=01`, but no code block of this session or an earlier one "
+         "runs make profile"},
+        {1, "## Session 1: x (stages 01)\n\n" BUDGET "```sh\nbuild/walk-work --scene build/scenes/a.scene\n"
+            "make scenes\n```\n",
+         "uses build/scenes/ before `make scenes`"},
+        {1, "## Session 1: x (stages 01)\n\n" BUDGET "Your `results/local/<gpu>/summary.md`.\n",
+         "session 1: results/local/ before any command that writes there"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        write_guide(folder, "bad.md", bad[k].text, path, sizeof path);
+        struct command_result *r = run_shell(COURSE_CHECK " --sessions %d '%s'", bad[k].sessions, path);
+        if (!bad[k].expected) {
+            if (r->exit_code != 0 || r->err[0])
+                fail_msg("guide %zu: expected no problem; got (%d): %s", k, r->exit_code, r->err);
+        } else if (r->exit_code != 1 || !strstr(r->err, bad[k].expected)) {
+            fail_msg("guide %zu: expected '%s'; got (%d): %s", k, bad[k].expected, r->exit_code, r->err);
+        }
+    }
+    /* The real guide without its `make scenes`: a later session's generated scenes are refused. */
+    struct command_result *r = run_shell("grep -v '^make scenes$' " GUIDE " > '%s/course.md' && "
+                                         COURSE_CHECK " '%s/course.md'", folder, folder);
+    assert_int_equal(r->exit_code, 1);
+    assert_non_null(strstr(r->err, "before `make scenes`"));
+    remove_temporary_folder(folder);
+}
+
 /* ---- The generated table of questions ------------------------------------------------------ */
 
 #define BLOCK_BEGIN "<!-- stages:begin -->"
@@ -624,6 +717,8 @@ int main(void)
         cmocka_unit_test(test_the_checker_rejects_what_it_should),
         cmocka_unit_test(test_every_stage_is_in_a_session_heading),
         cmocka_unit_test(test_heading_check_fails_when_a_stage_is_missing),
+        cmocka_unit_test(test_the_sessions_fit_and_follow_the_stages),
+        cmocka_unit_test(test_the_session_check_fails_when_it_should),
         cmocka_unit_test(test_the_table_of_questions_is_generated_and_current),
         cmocka_unit_test(test_table_check_fails_when_it_should),
         cmocka_unit_test(test_table_blocks_copy_their_file),

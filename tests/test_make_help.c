@@ -110,6 +110,47 @@ static void every_variable_it_names_is_used(void **state)
     assert_true(variables >= 8);
 }
 
+/* The architectures a build compiles for, as make -n shows them (sorted "-gencode" arguments,
+ * one a line), for the CUDA_ARCH given ("" for the default), with no GPU found (NVIDIA_SMI=false). */
+static const char *gencodes(const char *arch)
+{
+    struct command_result *r = run_shell(
+        MAKE " -n NVIDIA_SMI=false BUILD=/nonexistent-build /nonexistent-build/01-base %s%s%s 2>&1 | "
+        "grep -o 'gencode arch=[^ ]*' | sort -u",
+        *arch ? "CUDA_ARCH='" : "", arch, *arch ? "'" : "");
+    assert_int_equal(r->exit_code, 0);
+    return r->out;
+}
+
+/* Without a GPU the default is the course's GPUs (7.5: the T4; 9.0: the H100 and H200) with PTX
+ * of 7.5, which any GPU of 7.5 or newer can run, so a first build on a machine without a GPU
+ * compiles two architectures, not every one nvcc knows (CUDA_ARCH=all, PTX of the newest); one
+ * architecture keeps its PTX too. */
+static void the_default_is_the_courses_gpus(void **state)
+{
+    (void)state;
+    if (run_shell("command -v nvcc >/dev/null")->exit_code != 0)
+        skip();
+    char out[4096];
+    snprintf(out, sizeof out, "%.4000s", gencodes(""));
+    assert_string_equal(out, "gencode arch=compute_75,code=compute_75\n"
+                             "gencode arch=compute_75,code=sm_75\n"
+                             "gencode arch=compute_90,code=sm_90\n");
+    snprintf(out, sizeof out, "%.4000s", gencodes("75"));
+    assert_string_equal(out, "gencode arch=compute_75,code=compute_75\n"
+                             "gencode arch=compute_75,code=sm_75\n");
+    snprintf(out, sizeof out, "%.4000s", gencodes("all"));
+    /* Every architecture nvcc lists, 7.5 and 9.0 among them, and more than those two; no PTX of
+     * 7.5 (that of the newest). */
+    assert_non_null(strstr(out, "gencode arch=compute_75,code=sm_75\n"));
+    assert_null(strstr(out, "gencode arch=compute_75,code=compute_75\n"));
+    assert_non_null(strstr(out, "gencode arch=compute_90,code=sm_90\n"));
+    int lines = 0;
+    for (const char *p = out; (p = strchr(p, '\n')); p++)
+        lines++;
+    assert_true(lines > 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -117,6 +158,7 @@ int main(void)
         cmocka_unit_test(every_goal_it_names_exists),
         cmocka_unit_test(every_phony_goal_is_named),
         cmocka_unit_test(every_variable_it_names_is_used),
+        cmocka_unit_test(the_default_is_the_courses_gpus),
     };
     return cmocka_run_group_tests_name("make help", tests, NULL, NULL);
 }

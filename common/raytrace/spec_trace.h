@@ -4,7 +4,8 @@
  * Used by the CPU reference renderer (C, gcc) and by the GPU ray counter (CUDA), so the
  * functions are plain static inline C that nvcc can also compile for the device.
  * Each expression keeps SPEC.md's order of operations; the stages copy that order, which is
- * what lets every stage produce the same bits as this file (see README.md, "Same picture").
+ * what lets every stage produce the same bits as this file (see docs/reference.md, "Same
+ * picture, every stage").
  */
 #ifndef SPEC_TRACE_H
 #define SPEC_TRACE_H
