@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs each cmocka test program given (TAP output), shows what it printed, and ends with one line:
 # "N passed, N failed, N skipped". Exit status 1 when anything failed or a program crashed.
-# TEST_JOBS: how many programs run at once (default: the cores).
+# TEST_JOBS: how many programs run at once (default: the cores, at most 4).
 set -u
 # Under `make test SANITIZE=1` the programs are built with AddressSanitizer and UBSan. CUDA needs
 # protect_shadow_gap=0: with the shadow gap protected, the driver cannot map the address ranges it
@@ -11,10 +11,11 @@ here="$(cd "$(dirname "$0")" && pwd)"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-protect_shadow_gap=0:detect_leaks=1}"
 export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$here/lsan-cuda.supp:print_suppressions=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
-# The programs run TEST_JOBS at a time (default: one a core; TEST_JOBS=1 one after another), each
-# into a file of its own; their outputs are shown in the order given, each as soon as it and
-# those before it are done.
-jobs="${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}"
+# The programs run TEST_JOBS at a time (default: one a core, at most 4, since many of them start
+# GPU programs or processes of their own; TEST_JOBS=1 one after another), each into a file of its
+# own; their outputs are shown in the order given, each as soon as it and those before it are done.
+cores="$(nproc 2>/dev/null || echo 1)"
+jobs="${TEST_JOBS:-$((cores < 4 ? cores : 4))}"
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || { echo "run-tests: TEST_JOBS must be a positive number, got '$jobs'" >&2; exit 2; }
 outputs="$(mktemp -d)"
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$outputs"' EXIT
