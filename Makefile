@@ -47,6 +47,8 @@
 #   STB_INCLUDE_DIR=dir  the folder of stb_image_write.h (default /usr/include/stb)
 #   FUZZ_SECONDS=60      how long `make fuzz` runs
 #   STAGES_DIR=dir       another folder of stage folders (default stages/)
+#   TEST_JOBS=1          make test runs its test programs one after another (default: one a
+#                        core, at most 4, their outputs shown in order)
 
 NVCC ?= nvcc
 CC ?= gcc
