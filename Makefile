@@ -258,7 +258,7 @@ $(BUILD)/tests/%: tests/%.c tests/test_support.h tests/png_checks.h $(BUILD)/lib
 	$(CC) $(CFLAGS) -Itests -o $@ $< $(BUILD)/libcommon.a -lcmocka $(LDLIBS)
 
 test: all tests
-	@BUILD=$(BUILD) tests/run-tests.sh $(TEST_BINS)
+	@BUILD=$(BUILD) $(if $(TEST_JOBS),TEST_JOBS=$(TEST_JOBS)) tests/run-tests.sh $(TEST_BINS)
 
 clean:
 	rm -rf build build-sanitize build-lineinfo build-cuda[0-9]* build-cuda[0-9]*.log
