@@ -5,12 +5,11 @@
  * p17's persistent kernel takes a turn a segment: every thread walks the tree for its ray to the
  * end, scatters, and only then does the warp go round again. The 32 rays of a warp, scattered
  * every way after the first bounce, walk for very different numbers of nodes, and a warp runs as
- * long as its longest walk: on 100,000 spheres p17's warps keep 7 of their 32 lanes busy. Here
- * the kernel's turn is one node of a walk (walk_step): the walk's state (best hit, cone, current
- * node, stack) lives in the thread from turn to turn, and a thread whose walk is over ends its
- * segment (end_segment: the scatter, or the sample added) and starts the next walk, or takes the
- * next path, in the same turn, while the other lanes go on walking. The warp's lanes stay busy
- * with nodes; what diverges is the rarer end of a segment.
+ * long as its longest walk. Here the kernel's turn is one node of a walk (walk_step): the walk's
+ * state (best hit, cone, current node, stack) lives in the thread from turn to turn, and a thread
+ * whose walk is over ends its segment (end_segment: the scatter, or the sample added) and starts
+ * the next walk, or takes the next path, in the same turn, while the other lanes go on walking.
+ * The warp's lanes stay busy with nodes; what diverges is the rarer end of a segment.
  *
  * The image keeps its bits: each ray is walked node by node exactly as p17 walks it, and each path
  * is the same sequence of segments; only the interleaving of the threads' work changes.
