@@ -8,8 +8,9 @@
  * long as its longest walk. Here the kernel's turn is one node of a walk (walk_step): the walk's
  * state (best hit, cone, current node, stack) lives in the thread from turn to turn, and a thread
  * whose walk is over ends its segment (end_segment: the scatter, or the sample added) and starts
- * the next walk, or takes the next path, in the same turn, while the other lanes go on walking.
- * The warp's lanes stay busy with nodes; what diverges is the rarer end of a segment.
+ * the next walk, or takes the next path, once fewer than REFILL_BELOW lanes of its warp are still
+ * walking, so that the ends of segments, whose code diverges from the walk's, run for many lanes
+ * at once; the other lanes go on walking meanwhile.
  *
  * The image keeps its bits: each ray is walked node by node exactly as p17 walks it, and each path
  * is the same sequence of segments; only the interleaving of the threads' work changes.
