@@ -28,6 +28,7 @@
 
 #include "config.cuh"
 #include "../p08-megakernel/rays.cuh"
+#include "../p15-clustered-build/fallback.cuh"
 #include "intersect.cuh"
 #include "../p09-path-regeneration/path.cuh"
 #include "../p13-bvh-traversal/trace.cuh"

@@ -31,6 +31,8 @@
 
 #include "../p16-nearer-child-first/config.cuh"
 #include "../p08-megakernel/rays.cuh"
+#include "../p15-clustered-build/fallback.cuh"
+#include "cone.cuh"
 #include "intersect.cuh"
 #include "../p09-path-regeneration/path.cuh"
 #include "../p13-bvh-traversal/trace.cuh"

@@ -27,7 +27,9 @@
 
 #include "config.cuh"
 #include "../p08-megakernel/rays.cuh"
-#include "intersect.cuh"
+#include "../p15-clustered-build/fallback.cuh"
+#include "cone.cuh"
+#include "../p17-cone-box-test/intersect.cuh"
 #include "../p09-path-regeneration/path.cuh"
 #include "../p13-bvh-traversal/trace.cuh"
 #include "../p13-bvh-traversal/kernel.cuh"

@@ -30,6 +30,8 @@
 
 #include "../p16-nearer-child-first/config.cuh"
 #include "../p08-megakernel/rays.cuh"
+#include "../p15-clustered-build/fallback.cuh"
+#include "../p17-cone-box-test/cone.cuh"
 #include "intersect.cuh"
 #include "../p09-path-regeneration/path.cuh"
 #include "trace.cuh"
