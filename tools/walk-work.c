@@ -283,20 +283,9 @@ static int walk(const struct spec_world *world, const struct spec_bvh *tree,
         }
         if (node->count == 0)
             continue;
-        for (int k = 0; k < node->count; ++k) {
-            int s = tree->order[node->first + k];
-            float t;
-            work->spheres++;
-            if (!spec_intersect(origin, direction, &world->spheres[s], &t))
-                continue;
-            if (any_hit) {
-                if (t > SPEC_SHADOW_EPSILON)
-                    return s + 1;
-            } else if (t >= 0.0f && (t < closest || (t == closest && hit >= 0 && s < hit))) {
-                closest = t;
-                hit = s;
-            }
-        }
+        int blocker = test_leaf(world, tree, node, origin, direction, any_hit, &closest, &hit, work);
+        if (blocker)
+            return blocker;
     }
     if (any_hit)
         return 0;
