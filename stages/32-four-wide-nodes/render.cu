@@ -3,7 +3,7 @@
  * children tested where it stands.
  *
  * Stage 31's walk takes one step a binary node: a dependent load, two box tests, a choice and a
- * stack operation, some 60 steps a ray on 100,000 spheres. Here, once the binary tree is built,
+ * stack operation. Here, once the binary tree is built,
  * widen_kernel gives every inner node a wide node: its two children, then the inner child with the
  * largest box opened into its own two, until there are four (a leaf stays a child). A child is
  * stage 31's 16-byte quarter (its index and its box as halves), so a wide node is 64 bytes, two
