@@ -1,6 +1,6 @@
 /*
- * Stage 32, four-wide nodes: the binary tree collapsed four wide on the GPU, a node's four
- * children tested where it stands.
+ * Stage 31a (side stage), four-wide nodes: the binary tree collapsed four wide on the GPU, a
+ * node's four children tested where it stands.
  *
  * Stage 31's walk takes one step a binary node: a dependent load, two box tests, a choice and a
  * stack operation. Here, once the binary tree is built,
