@@ -1,6 +1,7 @@
 /*
- * Stage 32, a shadow cache: each sphere remembers the last sphere found blocking the light of a
- * point on it, and a shadow ray from that sphere tests the remembered blocker before it walks.
+ * Stage 31b (side stage), a shadow cache: each sphere remembers the last sphere found blocking the
+ * light of a point on it, and a shadow ray from that sphere tests the remembered blocker before it
+ * walks.
  *
  * A shadow ray ends at the first blocker it meets, but the walk must first reach it: box after box
  * down the tree, from the root, for every ray again. Yet the shadow rays of neighbouring points
