@@ -1,6 +1,6 @@
 /*
- * Stage 33, rays in passes: the band's rays traced one kind a pass, each pass walking a queue of
- * only the rays of its kind, packed so that every lane of a warp has one.
+ * Stage 32a (side stage), rays in passes: the band's rays traced one kind a pass, each pass
+ * walking a queue of only the rays of its kind, packed so that every lane of a warp has one.
  *
  * Stage 32's thread traces its pixel's four rays one after another, and a warp walks each kind
  * together: a lane whose primary ray missed has no shadow or reflection ray, one whose reflection
