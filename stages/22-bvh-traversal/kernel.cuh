@@ -15,10 +15,12 @@ __device__ inline float shadow_factor(const Scene *scene, float3 origin, float3 
  * the code of this stage spills three times as much). An SM of compute capability 7.5 holds at
  * most 1,024 threads, so four blocks there. */
 #define BLOCK_THREADS_MAX 256
+#ifndef BLOCKS_PER_SM_MIN /* -DBLOCKS_PER_SM_MIN=N tries another register budget */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
 #define BLOCKS_PER_SM_MIN 4
 #else
 #define BLOCKS_PER_SM_MIN 5
+#endif
 #endif
 __device__ inline void render_pixel(unsigned char *framebuffer, const Scene *scene,
                                     const float *plane_x, const float *plane_y, int width,

@@ -33,13 +33,16 @@ __device__ __forceinline__ float lean_cone_entry(uint3 box, const struct spec_bv
     const unsigned int x = __byte_perm(box.x, box.y, picks.x);
     const unsigned int y = __byte_perm(box.x, box.z, picks.y);
     const unsigned int z = __byte_perm(box.y, box.z, picks.z);
-    const float ex = SPEC_BVH_FMA(half_bits_to_float(x), cone->enter_scale[0], cone->enter_shift[0]);
+    const float ex =
+        SPEC_BVH_FMA(half_bits_to_float(x), cone->enter_scale[0], cone->enter_shift[0]);
     const float lx =
         SPEC_BVH_FMA(half_bits_to_float(x >> 16), cone->leave_scale[0], cone->leave_shift[0]);
-    const float ey = SPEC_BVH_FMA(half_bits_to_float(y), cone->enter_scale[1], cone->enter_shift[1]);
+    const float ey =
+        SPEC_BVH_FMA(half_bits_to_float(y), cone->enter_scale[1], cone->enter_shift[1]);
     const float ly =
         SPEC_BVH_FMA(half_bits_to_float(y >> 16), cone->leave_scale[1], cone->leave_shift[1]);
-    const float ez = SPEC_BVH_FMA(half_bits_to_float(z), cone->enter_scale[2], cone->enter_shift[2]);
+    const float ez =
+        SPEC_BVH_FMA(half_bits_to_float(z), cone->enter_scale[2], cone->enter_shift[2]);
     const float lz =
         SPEC_BVH_FMA(half_bits_to_float(z >> 16), cone->leave_scale[2], cone->leave_shift[2]);
     const float enter = fmaxf(fmaxf(ex, ey), fmaxf(ez, 0.0f));

@@ -45,14 +45,14 @@ __device__ inline struct spec_bvh_cone cone_of_walk(const Scene *scene,
                                        fminf(t_max, leave));
 }
 
-/* Walks the tree for a ray (direction d, a = d.d): tests a node's two children, a leaf's sphere
- * at once, an inner node's box, held by its parent, for where the ray's cone enters it
+/* Walks the tree for a ray (direction d, a = d.d): tests a node's two children, a leaf's sphere at
+ * once, an inner node's box, held by its parent, for where the ray's cone enters it
  * (lean_cone_entry, spec_bvh_cone_entry's answer, on the box widened at build time: the image's
- * bits rest on the two, common/raytrace/spec_bvh.h); goes on to the nearer entered child,
- * pushing the farther, or, with none to take, to the nearest pending child the ray enters at or before the best t so far. The
- * nearest hit is the smallest (t, index), as SPEC.md's loop in file order finds it; a blocker ends
- * the walk. Returns the sphere (or -1) and its t in *distance. Inlined with `what` known, each call
- * keeps only its own branches. */
+ * bits rest on the two, common/raytrace/spec_bvh.h); goes on to the nearer entered child, pushing
+ * the farther, or, with none to take, to the nearest pending child the ray enters at or before the
+ * best t so far. The nearest hit is the smallest (t, index), as SPEC.md's loop in file order finds
+ * it; a blocker ends the walk. Returns the sphere (or -1) and its t in *distance. Inlined with
+ * `what` known, each call keeps only its own branches. */
 __device__ __forceinline__ int search_tree(const Scene *scene, enum search what, float3 origin,
                                            float3 direction, float a, float *distance)
 {
