@@ -1,7 +1,7 @@
 /*
- * Stage 34, the next node early: the node the walk goes to next is chosen, and its children's
- * load issued, before the current node's spheres are tested, so that the load's latency passes
- * while they are.
+ * Stage 33a (side stage), the next node early: the node the walk goes to next is chosen, and its
+ * children's load issued, before the current node's spheres are tested, so that the load's
+ * latency passes while they are.
  *
  * Stage 33's loop tests a node's boxes, then its leaves' spheres, then chooses where to go and
  * only then loads that node's children, which the next box test needs at once: every step of the
