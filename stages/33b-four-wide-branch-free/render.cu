@@ -1,6 +1,6 @@
 /*
- * Stage 34, four-wide nodes, branch-free: the binary tree collapsed four wide on the GPU, a
- * node's four children's boxes tested without a branch by stage 32's lean test.
+ * Stage 33b (side stage), four-wide nodes, branch-free: the binary tree collapsed four wide on
+ * the GPU, a node's four children's boxes tested without a branch by stage 32's lean test.
  *
  * Side stage 31a collapsed stage 31's tree four wide and lost: its box test was still a third of
  * compares and selects in a branch of its own, four of them a node, and a wider node gave a
