@@ -1,6 +1,6 @@
 /*
- * Stage 34, depth-first nodes: the built tree's nodes laid out in depth-first order, so that a
- * node's first child lies right behind it in memory, often in the same cache line.
+ * Stage 33c (side stage), depth-first nodes: the built tree's nodes laid out in depth-first order,
+ * so that a node's first child lies right behind it in memory, often in the same cache line.
  *
  * What stage 33's walk waits on most is the load of each node it steps to. The clustered build
  * (stage 26) numbers nodes in the order the rounds of merging make them, down from the root's 0,
