@@ -1,6 +1,7 @@
 /*
- * Stage 34, own sphere first: a shadow ray tests the sphere it leaves before it walks the tree,
- * which answers at once for every point on the side of its sphere turned away from the light.
+ * Stage 33d (side stage), own sphere first: a shadow ray tests the sphere it leaves before it walks
+ * the tree, which answers at once for every point on the side of its sphere turned away from the
+ * light.
  *
  * A shadow ray starts on a sphere, lifted a little off its surface, and asks whether anything
  * lies between it and the light. Where the point faces away from the light, the ray goes back
