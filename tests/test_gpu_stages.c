@@ -6,7 +6,7 @@
 
 #include "raytrace/cpu_reference.h"
 
-#define MAX_STAGES 64
+#define MAX_STAGES 128
 
 /* ---- What each stage's report and picture must show ---------------------------------------- */
 
