@@ -8,7 +8,7 @@
 #
 # usage: tools/new-stage.sh PARENT NEW [--own PART ...]
 #   PARENT      the stage it builds on (an id, 31, or a folder name)
-#   NEW         the new folder's name (32-my-idea; docs/adding-a-stage.md, section 1)
+#   NEW         the new folder's name (34-my-idea; docs/adding-a-stage.md, section 1)
 #   --own PART  also copy the parent's PART (walk.cuh) into the new folder and include it there
 # Environment: STAGES_DIR, the folder of the stage folders (default: the repository's stages/).
 # Exit status: 0; 2 with one line on stderr for an unknown parent, a bad or taken name, a part the
