@@ -643,6 +643,25 @@ static void walk_work_counts_the_boxes_and_spheres_a_ray_tests(void **state)
                          2);
     }
     assert_true(shadow_boxes[1] < shadow_boxes[0]);
+    /* --lanes: a warp's steps kind by kind are at least those with a pixel's walks in one loop,
+     * which are at least the lanes' steps over 32 (every lane always walking). */
+    r = run_shell("%s/walk-work --scene scenes/quick.scene --size 64x64 --step 2 --lanes",
+                  test_build_dir());
+    assert_int_equal(r->exit_code, 0);
+    assert_non_null(strstr(r->out, "lanes: 64 tiles of 8x4 pixels"));
+    const char *warp = strstr(r->out, "a warp's steps, a tile: ");
+    assert_non_null(warp);
+    double kind_by_kind, kind_busy, one_loop, one_busy, always, lane_steps;
+    assert_int_equal(sscanf(warp, "a warp's steps, a tile: %lf kind by kind, each as long as its "
+                                  "longest walk (%lf%% of lanes busy); %lf with a pixel's walks in "
+                                  "one loop (%lf%%); %lf with every lane always walking (the "
+                                  "lanes' %lf",
+                            &kind_by_kind, &kind_busy, &one_loop, &one_busy, &always, &lane_steps),
+                     6);
+    assert_true(kind_by_kind >= one_loop && one_loop >= always && always > 0.0);
+    assert_true(kind_busy <= one_busy && one_busy <= 100.0);
+    /* Both printed to a tenth: always, rounded, times 32 is within 32 x 0.05 of the sum. */
+    assert_true(always * 32.0 > lane_steps - 1.7 && always * 32.0 < lane_steps + 1.7);
     r = run_shell("%s/walk-work --scene scenes/quick.scene --wide 9", test_build_dir());
     assert_int_equal(r->exit_code, 2);
     assert_string_equal(r->err, "walk-work: error: --wide needs a valid value (see --help)\n");

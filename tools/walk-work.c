@@ -2,7 +2,7 @@
  * CPU, and the least time that work can take on a GPU without ray-tracing cores.
  *
  *   build/walk-work --scene FILE [--size WxH] [--step N] [--sms S] [--clock-ghz F] [--packets]
- *                   [--half-boxes] [--wide N] [--neighbour-blocker]
+ *                   [--half-boxes] [--wide N] [--neighbour-blocker] [--lanes]
  *
  * It traces the rays of one pixel in N across and one row in N down (default 16) of a WxH frame
  * (default the scene's size), as SPEC.md section 2 does (a primary ray; on a hit a shadow ray and a
@@ -40,6 +40,15 @@
  * With --neighbour-blocker each pixel's two shadow rays first try the sphere that blocked the same
  * kind of shadow ray of the pixel to its left (traced first, not counted): a ray it blocks needs
  * no walk, one it misses pays one more sphere test (what a warp's neighbouring lanes could share).
+ *
+ * With --lanes it also traces every pixel of the 8x4 tile holding each pixel of one in 4N across
+ * and one row in 4N down, as a warp of stage 30 on holds them (one lane a pixel), and counts each
+ * lane's steps (nodes visited) of each kind of ray. A warp walks its lanes' rays of one kind
+ * together, as long as the longest, one kind after another: it prints the share of lanes busy in
+ * those steps, and what it would be if a lane went on to its pixel's next ray as soon as one ended
+ * (the pixel's walks in one loop: as long as the lane with the most steps in all), and if every
+ * lane always had a ray (the steps of all, over 32): how many of a warp's steps the lanes' waiting
+ * costs, under each way of keeping them busy.
  * Exit status 0, 1 when an answer differs (or a packet's stack overflows), 2 on bad input. */
 #include <math.h>
 #include <stdio.h>
@@ -545,6 +554,75 @@ static void print_packets(const struct packet_work *w)
            (double)w->packet_spheres / (double)w->ray_spheres);
 }
 
+/* ---- lanes: a warp's steps against its lanes' (--lanes) ------------------------------------- */
+
+struct lane_work {
+    unsigned long long tiles, lanes;
+    unsigned long long lane_steps;       /* every lane's steps of every kind, summed */
+    unsigned long long kind_by_kind;     /* a tile's longest walk of each kind, summed over kinds */
+    unsigned long long one_loop;         /* a tile's most steps of one lane, its kinds together */
+    unsigned long long kind_steps[KINDS];        /* the lanes' steps of each kind */
+    unsigned long long kind_longest[KINDS];      /* a tile's longest walk of each kind */
+};
+
+/* Traces the 32 pixels of the tile at (x0, y0), a lane each, and adds what their walks cost a
+ * warp. 0, or -1 when an answer differs from the reference's. */
+static int trace_lanes(const struct spec_world *world, const struct spec_bvh *reference,
+                       const struct spec_bvh *tree, int x0, int y0, int width, int height,
+                       struct lane_work *w)
+{
+    unsigned long long longest[KINDS] = {0}, most = 0;
+    for (int l = 0; l < PACKET; ++l) {
+        int i = x0 + l % TILE_WIDTH, j = y0 + l / TILE_WIDTH;
+        if (i >= width || j >= height)
+            continue;
+        struct work lane[KINDS];
+        memset(lane, 0, sizeof lane);
+        const int none[2] = {-1, -1};
+        int blocker[2];
+        if (trace_pixel(world, reference, tree, i, j, width, height, lane, none, blocker))
+            return -1;
+        unsigned long long all = 0;
+        for (int k = 0; k < KINDS; ++k) {
+            all += lane[k].nodes;
+            w->kind_steps[k] += lane[k].nodes;
+            if (lane[k].nodes > longest[k])
+                longest[k] = lane[k].nodes;
+        }
+        w->lane_steps += all;
+        if (all > most)
+            most = all;
+        w->lanes++;
+    }
+    for (int k = 0; k < KINDS; ++k) {
+        w->kind_by_kind += longest[k];
+        w->kind_longest[k] += longest[k];
+    }
+    w->one_loop += most;
+    w->tiles++;
+    return 0;
+}
+
+/* What waiting lanes cost a warp, a tile on average, under three ways of walking. */
+static void print_lanes(const struct lane_work *w, int tile_step)
+{
+    double tiles = (double)w->tiles, steps = (double)w->lane_steps;
+    printf("lanes: %llu tiles of 8x4 pixels (the tile of one pixel in %d across, one row in %d "
+           "down), a lane a pixel, every answer the reference's\n", w->tiles, tile_step, tile_step);
+    for (int k = 0; k < KINDS; ++k)
+        printf("%-20s %.1f steps a lane, the warp %.1f: %.0f%% of its lanes busy\n", kind_names[k],
+               (double)w->kind_steps[k] / (double)w->lanes, (double)w->kind_longest[k] / tiles,
+               w->kind_longest[k] ? 100.0 * (double)w->kind_steps[k] /
+                                        (PACKET * (double)w->kind_longest[k])
+                                  : 0.0);
+    printf("a warp's steps, a tile: %.1f kind by kind, each as long as its longest walk "
+           "(%.0f%% of lanes busy); %.1f with a pixel's walks in one loop (%.0f%%); %.1f with "
+           "every lane always walking (the lanes' %.1f steps over 32)\n",
+           (double)w->kind_by_kind / tiles, 100.0 * steps / (PACKET * (double)w->kind_by_kind),
+           (double)w->one_loop / tiles, 100.0 * steps / (PACKET * (double)w->one_loop),
+           steps / PACKET / tiles, steps / tiles);
+}
+
 /* ---- half-precision boxes (stage 31) --------------------------------------------------------- */
 
 /* The half nearest x on its side: below it (up = 0) or above it (up = 1), as CUDA's
@@ -591,7 +669,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: %s --scene FILE [--size WxH] [--step N] [--sms S] [--clock-ghz F]\n"
-            "       [--packets] [--half-boxes] [--wide N] [--neighbour-blocker]\n"
+            "       [--packets] [--half-boxes] [--wide N] [--neighbour-blocker] [--lanes]\n"
             "  Counts the boxes and spheres an exact walk of the CPU reference's tree tests a\n"
             "  ray (one pixel in N across, one row in N down, of a WxH frame: default the\n"
             "  scene's size, N 16),\n"
@@ -605,7 +683,9 @@ static void usage(FILE *out)
             "  node's children's boxes tested together, its entered inner children pushed.\n"
             "  The table's last column counts the nodes a ray visits. --neighbour-blocker\n"
             "  first traces the pixel to the left of each (uncounted), and each shadow ray\n"
-            "  tries first the sphere that blocked that pixel's shadow ray of its kind.\n",
+            "  tries first the sphere that blocked that pixel's shadow ray of its kind.\n"
+            "  --lanes traces whole 8x4 tiles (one in 4N across and down), a lane a pixel,\n"
+            "  and prints the share of a warp's lanes busy as its walks take them.\n",
             program);
 }
 
@@ -613,7 +693,7 @@ int main(int argc, char **argv)
 {
     const char *scene_path = NULL;
     int width = 0, height = 0, step = 16, sms = 132, packets = 0, half_boxes = 0, wide = 0;
-    int neighbour_blocker = 0;
+    int neighbour_blocker = 0, lanes = 0;
     double clock_ghz = 1.98;
     for (int a = 1; a < argc; ++a) {
         const char *value = a + 1 < argc ? argv[a + 1] : NULL;
@@ -631,6 +711,10 @@ int main(int argc, char **argv)
         }
         if (!strcmp(argv[a], "--neighbour-blocker")) {
             neighbour_blocker = 1;
+            continue;
+        }
+        if (!strcmp(argv[a], "--lanes")) {
+            lanes = 1;
             continue;
         }
         static const char *const known[] = {"--scene", "--size", "--step", "--sms", "--clock-ghz",
@@ -783,6 +867,13 @@ int main(int argc, char **argv)
                                         width, height, seen, &packet_work) ? 1 : 0;
     }
 
+    struct lane_work lane_work = {0};
+    const int tile_step = 4 * step;
+    for (int j = tile_step / 2; lanes && j < height && !status; j += tile_step)
+        for (int i = tile_step / 2; i < width && !status; i += tile_step)
+            status = trace_lanes(&world, &reference, &tree, i - i % TILE_WIDTH,
+                                 j - j % TILE_HEIGHT, width, height, &lane_work) ? 1 : 0;
+
     if (!status) {
         char walked[128] = "";
         if (wide)
@@ -823,6 +914,8 @@ int main(int argc, char **argv)
                frame / lanes_per_second * 1e3);
         if (packets)
             print_packets(&packet_work);
+        if (lanes)
+            print_lanes(&lane_work, tile_step);
     }
     free(seen);
     free(wide_tree);
