@@ -10,8 +10,11 @@ Builds the stages, verifies each stage's image (main track: scenes/quick.scene a
 reference; path-tracing track: scenes/pt-quick.scene against build/pt-reference with the
 estimator its manifest names), then times every verified stage over N interleaved runs (one
 process per run, one run per GPU at a time) and writes OUT/<gpu-slug>/ (runs.csv.gz, env.txt,
-joblog.txt, summary.csv, summary.md, phases.png, kernel.png; pathtrace.png for the
-path-tracing track), OUT/README.md with your GPU beside the reference GPUs, and OUT/gpus.png.
+provenance.tsv, joblog.txt, summary.csv, summary.md, phases.png, kernel.png; pathtrace.png for
+the path-tracing track), OUT/README.md with your GPU beside the reference GPUs, and OUT/gpus.png.
+env.txt names the source revision (git describe) and provenance.tsv, for each stage timed, its
+source hash and its executable's sha256 (tools/runner/provenance.sh; a --resume adds the rows of
+the stages it times again).
 Every run's rows go to OUT/<gpu-slug>/runs.csv while the campaign runs; when it ends (or is
 interrupted) they are compressed into runs.csv.gz (zcat reads it), which --resume unpacks again.
 Your runs go to results/local/ (ignored by git); the course's own campaigns are in
@@ -340,6 +343,16 @@ for ((run = 1; run <= runs; run++)); do
         done
     done
 done
+# Which source and which executables this session times: a row per stage it has runs of
+# (tools/runner/provenance.sh), after the rows of earlier sessions (--resume).
+declare -A has_jobs=()
+while read -r stage; do has_jobs[$stage]=1; done < <(awk '{ print $3 }' "$tmp/jobs" | sort -u)
+timed_now=()
+for stage in "${stages[@]}"; do [[ -z "${has_jobs[$stage]:-}" ]] || timed_now+=("$stage"); done
+if [[ ${#timed_now[@]} -gt 0 ]]; then
+    "$repo/tools/runner/provenance.sh" append "$dir/provenance.tsv" "$bin_dir" "${timed_now[@]}" ||
+        echo "run.sh: the provenance of the runs could not be written to $dir/provenance.tsv" >&2
+fi
 export RUN_DIR="$dir" RUN_BIN_DIR="$bin_dir" RUN_SCENE="$scene" RUN_PT_SCENE="$pt_scene" RUN_TIMEOUT="$timeout_s" \
     RUN_GPU_LIST="$gpus_spec" RUN_GPU_INFO="$tmp/gpus" RUN_HOST="${RUN_HOSTNAME:-$(hostname)}" \
     RUN_TOTAL="$(wc -l <"$tmp/jobs")" RUN_START="$(date +%s)"

@@ -105,6 +105,14 @@ static void run_with_fakes(const char *stage_id, const char *stage, const char *
     assert_string_equal(r->out, "report\n");
     r = run_shell("cmp '%s' '%s/out/%s.raw.csv'", raw, folder, stage);
     assert_int_equal(r->exit_code, 0);
+    /* Its provenance (tools/runner/provenance.sh): the stage's source hash and the sha256 of the
+     * -lineinfo executable profiled. */
+    r = run_shell("test \"$(sed -n 2p '%s/out/%s.provenance.tsv' | cut -f1-3)\" = \"$(tools/stages source-hash %s)$(printf "
+                  "'\\t')$(sha256sum <build-lineinfo/%s | cut -d' ' -f1)\"",
+                  folder, stage, stage, stage);
+    if (r->exit_code != 0)
+        fail_msg("%s/out/%s.provenance.tsv: not the stage's source hash and build-lineinfo/%s's sha256", folder, stage,
+                 stage);
     /* What ncu was asked: the sections, the launch, the -lineinfo build and the scene. */
     snprintf(path, sizeof path, "%s/words", folder);
     test_read_file(path, text, sizeof text);

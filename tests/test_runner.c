@@ -428,6 +428,43 @@ static void test_runs_kept_gzipped(void **state) {
     assert_runs_exact(f, 8);
 }
 
+/* A campaign's provenance (tools/runner/provenance.sh): env.txt names the source revision (the
+ * stand-in checkout is no git checkout: it says so), provenance.tsv a row per stage the campaign
+ * times: its source hash (01-base has a render.cu here: tools/stages source-hash's; 02-static has
+ * none: unknown, said once on stderr), its executable's sha256 and the shared host code's hash. A
+ * --resume adds the rows of the stages it times again, and none for a stage with nothing left. */
+static void test_provenance_of_a_campaign(void **state) {
+    SKIP_WITHOUT_TOOL(missing_tool);
+    fixture *f = *state;
+    const char *d = f->dir;
+    make_fake_stage(f->stages, "01-base", "none", NULL, NULL, 1);
+#define PROVENANCE "'%s/results/fake-gpu/provenance.tsv'"
+    RUN_OK(f, "", "--runs 2 --no-verify");
+    assert_int_equal(sh("grep -qx 'revision: unknown (not a git checkout)' '%s/results/fake-gpu/env.txt'", d), 0);
+    assert_int_equal(sh("head -n 1 " PROVENANCE " | grep -qx \"$(printf 'stage\\tsource_hash\\tbinary_sha256\\t"
+                        "runtime_hash\\trevision\\tdate')\"", d), 0);
+    assert_int_equal(sh("cut -f1 " PROVENANCE " | paste -sd' ' - | grep -qx 'stage 01-base 02-static'", d), 0);
+    struct command_result *r =
+        run_shell("STAGES_DIR='%s' tools/stages source-hash 01-base | cut -f2 && sha256sum <'%s/bin/01-base' | cut -d' ' -f1 "
+                  "&& tools/stages runtime-hash", f->stages, d);
+    char source[80], binary[80], runtime[80], want[512];
+    assert_int_equal(sscanf(r->out, "%79s %79s %79s", source, binary, runtime), 3);
+    snprintf(want, sizeof want, "01-base\t%s\t%s\t%s\tunknown (not a git checkout)\t", source, binary, runtime);
+    r = run_shell("sed -n 2p " PROVENANCE, d);
+    if (strncmp(r->out, want, strlen(want)) != 0)
+        fail_msg("provenance.tsv's row of 01-base: '%s', expected it to start '%s'", r->out, want);
+    r = run_shell("sed -n 3p " PROVENANCE " | cut -f2", d);
+    assert_string_equal(r->out, "unknown (tools/stages source-hash failed)\n");
+    assert_int_equal(sh_num("grep -c '^provenance: no source hash for 02-static' '%s/err'", d), 1);
+    /* Resumed for stage 1, run 3: a row for 01-base; then nothing left to time: no row. */
+    RUN_OK(f, "", "--runs 3 --resume --no-verify --stages 1");
+    assert_int_equal(sh("cut -f1 " PROVENANCE " | paste -sd' ' - | grep -qx 'stage 01-base 02-static 01-base'", d), 0);
+    RUN_OK(f, "", "--runs 3 --resume --no-verify --stages 1");
+    assert_int_equal(sh_num("wc -l <" PROVENANCE, d), 4);
+    assert_int_equal(sh_num("grep -c '^revision: ' '%s/results/fake-gpu/env.txt'", d), 3);
+#undef PROVENANCE
+}
+
 /* A runs.csv beside runs.csv.gz is continued only if it is the live file of that campaign: a
  * stale copy (fewer runs than the packed file) or a stray row without a header (a run that
  * outlived its campaign) is refused, one line, status 2, both files left as they were. */
@@ -829,6 +866,10 @@ static void test_sweep(void **state) {
     if (SWEEP(f, env, "--stage 2 --option --block --values 8x8,32x8 --runs 3 --ncu") != 0)
         sh("sed 's/^/# sweep: /' '%s/err'", d);
     const char *csv = "root/results/reference/fake-gpu/sweeps/02-static--block.csv";
+    /* Beside it, its provenance (tools/runner/provenance.sh): the stage and its executable's sha256. */
+    assert_int_equal(sh("cd '%s/root/results/reference/fake-gpu/sweeps' && test $(wc -l <02-static--block.provenance.tsv) -eq 2 && "
+                        "test \"$(sed -n 2p 02-static--block.provenance.tsv | cut -f1,3)\" = "
+                        "\"$(printf '02-static\\t%%s' \"$(sha256sum <'%s/bin/02-static' | cut -d' ' -f1)\")\"", d, d), 0);
     assert_int_equal(sh("head -n1 '%s/%s' | grep -qx "
                         "'order,run,stage,host,gpu,gpu_uuid,width,height,spheres,block,host_memory,metric,value,unit,status,variant'",
                         d, csv), 0);
@@ -1599,6 +1640,9 @@ static void test_supersede_runs(void **state) {
                         "%s/superseded-runs.csv.gz' '%s/out'", gpu, gpu, f->dir), 0);
     assert_int_equal(sh_num(GPU_ROWS "awk -F, '$3 == \"02-static\"' | wc -l", f->dir, gpu), 0);
     assert_int_equal(sh_num(GPU_ROWS "awk -F, '$3 == \"01-base\" && $12 == \"total\"' | wc -l", f->dir, gpu), 3);
+    /* Their provenance rows go with them (the header stays, and heads the archive). */
+    assert_int_equal(sh("cd '%s/%s' && cut -f1 provenance.tsv | paste -sd' ' - | grep -qx 'stage 01-base' && "
+                        "cut -f1 superseded-provenance.tsv | paste -sd' ' - | grep -qx 'stage 02-static'", f->dir, gpu), 0);
     /* Still gzip, no runs.csv beside it, its bytes those of gzip -9 -n on its rows. */
     assert_int_equal(sh("cd '%s/%s' && test ! -e runs.csv && zcat runs.csv.gz | gzip -9 -n | cmp -s - runs.csv.gz && "
                         "! ls -A | grep -q superseding", f->dir, gpu), 0);
@@ -1677,6 +1721,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_two_gpus_never_shared, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hosts_gather_results, setup, teardown),
         cmocka_unit_test_setup_teardown(test_resume_after_failure, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_provenance_of_a_campaign, setup, teardown),
         cmocka_unit_test_setup_teardown(test_resume_after_interrupt, setup, teardown),
         cmocka_unit_test_setup_teardown(test_runs_kept_gzipped, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stale_or_stray_live_runs_refused, setup, teardown),

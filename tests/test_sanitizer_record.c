@@ -492,6 +492,18 @@ static void test_runs_at_once_give_the_same_report(void **state)
     r = run_shell("grep -c '^=== .*: clean ([0-9]* s)$' '%s'", four);
     assert_int_equal(atoi(r->out), 28);
     assert_int_equal(run_shell("grep -q '^jobs: *4 at once' '%s'", four)->exit_code, 0);
+    /* Its provenance: the revision in its header (tools/runner/provenance.sh revision), and beside
+     * it sanitizer.provenance.tsv, a row per stage checked with its executable's sha256. */
+    r = run_shell("tools/runner/provenance.sh revision");
+    char revision[256];
+    snprintf(revision, sizeof revision, "%.*s", (int)strcspn(r->out, "\n"), r->out);
+    assert_int_equal(run_shell("grep -qxF 'revision:  %s' '%s'", revision, four)->exit_code, 0);
+    assert_int_equal(run_shell("cd \"$(dirname '%s')\" && cut -f1 sanitizer.provenance.tsv | paste -sd' ' - | "
+                               "grep -qx 'stage 01-base 07-shared 07a-side p01-base' && test \"$(awk -F'\t' "
+                               "'$1 == \"07-shared\" { print $3 }' sanitizer.provenance.tsv)\" = "
+                               "\"$(sha256sum <'%s/bin/07-shared' | cut -d' ' -f1)\"",
+                               four, folder)->exit_code,
+                     0);
     /* The four ended their runs in another order than the report's (the stand-in's memcheck runs
      * take longest): the report's order is sanitize.sh's doing. */
     assert_int_equal(run_shell("cd '%s' && for n in one four; do grep '^sanitize: .* s)$' $n.out | "

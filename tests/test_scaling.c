@@ -144,6 +144,15 @@ static void test_interleaved_runs_and_scene_column(void **state) {
     assert_int_equal(sh("grep -q '^gpu: 0, Fake GPU' '%s/results/fake-gpu/scaling/env.txt' && "
                         "grep -q '^scene: s200 = %s/s200.scene (200 spheres)$' '%s/results/fake-gpu/scaling/env.txt'", d, d, d), 0);
     assert_int_equal(sh_num("grep -c 'tools/runner/run-one.sh 1 ' '%s/results/fake-gpu/scaling/joblog.txt'", d), 16);
+    /* Its provenance (tools/runner/provenance.sh): env.txt names the revision (the stand-in
+     * checkout is none), provenance.tsv a row per stage timed (not 20-prev), each with its
+     * executable's sha256 (the fake stages have no render.cu: no source hash, said on stderr). */
+    assert_int_equal(sh("grep -qx 'revision: unknown (not a git checkout)' '%s/results/fake-gpu/scaling/env.txt'", d), 0);
+    assert_int_equal(sh("cut -f1 '%s/results/fake-gpu/scaling/provenance.tsv' | paste -sd' ' - | "
+                        "grep -qx 'stage 21-persist 22-bvh 23-gpu'", d), 0);
+    assert_int_equal(sh("test \"$(awk -F'\t' '$1 == \"22-bvh\" { print $3 }' '%s/results/fake-gpu/scaling/provenance.tsv')\" "
+                        "= \"$(sha256sum <'%s/bin/22-bvh' | cut -d' ' -f1)\"", d, d), 0);
+    assert_int_equal(sh("grep -q '^provenance: no source hash for 21-persist 22-bvh 23-gpu' '%s/err'", d), 0);
     /* A campaign of its own: results/<gpu>/runs.csv.gz (run.sh's) is not written. Its own runs
      * are closed: runs.csv.gz, gzip -9 -n of its rows, and no runs.csv. */
     assert_int_equal(sh("test ! -e '%s/results/fake-gpu/runs.csv' && test ! -e '%s/results/fake-gpu/runs.csv.gz'", d, d), 0);

@@ -6,8 +6,9 @@
 # Saves results/local/<gpu-slug>/profiles/<stage>.ncu-rep (open it with ncu-ui, or ncu -i) and a
 # gzip copy, <stage>.ncu-rep.gz, a tenth of the size, which is what the repository keeps for its
 # reference profiles (.gitignore leaves out the .ncu-rep: gunzip -k to open a committed one); the
-# raw metrics as <stage>.raw.csv and a short summary as <stage>.profile.txt; and prints the
-# summary.
+# raw metrics as <stage>.raw.csv, a short summary as <stage>.profile.txt, and where it comes from
+# as <stage>.provenance.tsv (the source revision, the stage's source hash and the sha256 of the
+# build-lineinfo/ executable profiled: tools/runner/provenance.sh); and prints the summary.
 #
 # usage: tools/profile.sh [--scene FILE] [--launch N] [--out DIR | --reference] STAGE
 #                       (make profile STAGE=07 [SCENE=FILE] [LAUNCH=N] [REFERENCE=1])
@@ -117,6 +118,8 @@ if [ ! -s "$report.ncu-rep" ]; then
     exit 1
 fi
 gzip -9 --keep --force "$report.ncu-rep"
+"$tools_dir/runner/provenance.sh" write "$report.provenance.tsv" build-lineinfo "$stage" ||
+    echo "profile: the provenance of the profile could not be written to $report.provenance.tsv" >&2
 "$ncu" --import "$report.ncu-rep" --page raw --csv >"$report.raw.csv"
 python3 "$tools_dir/runner/profile_summary.py" "$report.raw.csv" \
     --title "$stage on $gpu: $scene, launch $launch of render_kernel (ncu $("$ncu" --version | tail -n 1 | awk '{print $2}'))" \

@@ -3,7 +3,9 @@
 # scenes/quick.scene and scenes/odd-size.scene (1021x767: partial blocks at the right and bottom
 # edges; the path-tracing stages on scenes/pt-quick.scene), and writes a readable report to
 # RESULTS/<gpu-slug>/sanitizer.txt ending in a summary table (stage x tool x scene: clean, N
-# errors, or how the run failed).
+# errors, or how the run failed). Its header names the source revision (git describe), and
+# RESULTS/<gpu-slug>/sanitizer.provenance.tsv, replaced with it, each stage's source hash and the
+# sha256 of the executable checked (tools/runner/provenance.sh).
 #
 #   tools/sanitize.sh                 (or: make sanitize)
 #   SANITIZE_JOBS=8 tools/sanitize.sh (eight runs at once: the same report, sooner)
@@ -132,7 +134,7 @@ fi
     echo "compute-sanitizer report: every stage x tool x scene"
     echo
     echo "date:      $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
-    echo "commit:    $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- 2>/dev/null || echo ' (with local changes)')"
+    echo "revision:  $("$repo/tools/runner/provenance.sh" revision)"
     echo "gpu:       $gpu_name"
     echo "driver:    $("$nvidia_smi" --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n 1)"
     echo "sanitizer: $("$sanitizer" --version 2>/dev/null | grep -i -m 1 version || echo unknown)"
@@ -141,6 +143,10 @@ fi
     echo "jobs:      $jobs at once (each run's seconds are its own wall time)"
     echo
 } >"$report"
+
+# Which source and which executables the report checks (tools/runner/provenance.sh).
+"$repo/tools/runner/provenance.sh" write "$dir/sanitizer.provenance.tsv" "$build" "${stages[@]}" ||
+    say "the provenance of the report could not be written to $dir/sanitizer.provenance.tsv"
 
 # One run: prints its outcome ("clean", "N errors", "failed (exit S)", "timed out", or "skipped
 # (N max)" for a stage that refuses the scene because it holds fewer spheres: stage 21 and its

@@ -39,9 +39,10 @@ Times the stages of one track on several scenes of growing size: verifies every 
 pair at 64x64 against the CPU reference, then times N interleaved runs of each pair (one process
 per run, one run per GPU at a time) and writes OUT/<gpu-slug>/scaling/ (--track pt:
 OUT/<gpu-slug>/pt-scaling/): runs.csv.gz (the campaign's first 15 columns plus `scene`, the
-scene file's name without .scene; runs.csv while the campaign runs), env.txt, joblog.txt,
-verify.txt, summary.csv, summary.md and scaling.png (median kernel time against sphere count,
-log-log, a line per stage).
+scene file's name without .scene; runs.csv while the campaign runs), env.txt (with the source
+revision), provenance.tsv (each timed stage's source hash and executable's sha256:
+tools/runner/provenance.sh), joblog.txt, verify.txt, summary.csv, summary.md and scaling.png
+(median kernel time against sphere count, log-log, a line per stage).
 options:
   --track TRACK     main (default): the main track's chapter 4, into OUT/<gpu-slug>/scaling/;
                     pt: the path-tracing track's chapter P4, into OUT/<gpu-slug>/pt-scaling/,
@@ -370,6 +371,16 @@ for ((run = 1; run <= runs; run++)); do
         done
     done
 done
+# Which source and which executables this session times: a row per stage it has runs of
+# (tools/runner/provenance.sh), after the rows of earlier sessions (--resume).
+declare -A has_jobs=()
+while IFS= read -r stage; do has_jobs[$stage]=1; done < <(cut -f3 "$tmp/jobs" | sort -u)
+timed_now=()
+for stage in "${stages[@]}"; do [[ -z "${has_jobs[$stage]:-}" ]] || timed_now+=("$stage"); done
+if [[ ${#timed_now[@]} -gt 0 ]]; then
+    "$repo/tools/runner/provenance.sh" append "$dir/provenance.tsv" "$bin_dir" "${timed_now[@]}" ||
+        echo "scaling: the provenance of the runs could not be written to $dir/provenance.tsv" >&2
+fi
 unset RUN_VARIANT RUN_STAGE_ARGS RUN_CSV RUN_PT_SCENE RUN_IMAGE
 export RUN_DIR="$dir" RUN_BIN_DIR="$bin_dir" RUN_SCENE="${scene_files[0]}" RUN_TIMEOUT="$timeout_s" \
     RUN_GPU_LIST="$gpus_spec" RUN_GPU_INFO="$tmp/gpus" RUN_HOST="${RUN_HOSTNAME:-$(hostname)}" \

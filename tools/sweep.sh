@@ -9,7 +9,9 @@
 # spreads over all of them, one process per run, one run at a time on one GPU; each run is
 # tools/runner/run-one.sh, as in a campaign (its manifest's campaign-args included, so the numbers compare
 # with the campaign's). The rows go to OUT/<gpu-slug>/sweeps/<stage>--<option>.csv (runs.csv's first 15
-# columns and `variant`, the value), which is replaced: OUT is results/local (ignored by git) unless
+# columns and `variant`, the value), which is replaced, and where they come from to
+# <stage>--<option>.provenance.tsv beside it (the source revision, the stage's source hash and its
+# executable's sha256: tools/runner/provenance.sh): OUT is results/local (ignored by git) unless
 # --reference refreshes the course's results/reference. A stage is timed on scenes/benchmark.scene
 # (a path-tracing stage: scenes/pt-benchmark.scene), as in a campaign; a sweep on another scene
 # (--scene FILE) goes to <stage>--<option>@<scene>.csv instead, <scene> being FILE's name without
@@ -34,7 +36,8 @@ usage: tools/sweep.sh --stage STAGE --option --OPT --values V1,V2,... [options]
 Times STAGE (an id such as 3 or p8a, or a folder name) with --OPT V for each value V,
 interleaved, one process per run on one GPU, and writes OUT/<gpu-slug>/sweeps/STAGE--OPT.csv
 (the campaign's first 15 columns plus `variant`); on a scene other than the default,
-OUT/<gpu-slug>/sweeps/STAGE--OPT@SCENE.csv (SCENE: the scene file's name without .scene).
+OUT/<gpu-slug>/sweeps/STAGE--OPT@SCENE.csv (SCENE: the scene file's name without .scene); and
+beside it STAGE--OPT[@SCENE].provenance.tsv (the revision, the stage's source and executable hashes).
 options:
   --runs N        runs per value (default 20)
   --scene FILE    timed scene (default scenes/benchmark.scene; a path-tracing stage, pNN-name:
@@ -168,6 +171,10 @@ dir="$(cd "$out" && pwd)/$slug/sweeps"
 mkdir -p "$dir"
 csv="$dir/$stage--${option#--}$scene_suffix.csv"
 echo 'order,run,stage,host,gpu,gpu_uuid,width,height,spheres,block,host_memory,metric,value,unit,status,variant' >"$csv"
+# Which source and which executable the sweep times, replaced with its CSV: the stage's source hash,
+# the executable's sha256 and the revision (tools/runner/provenance.sh).
+"$repo/tools/runner/provenance.sh" write "${csv%.csv}.provenance.tsv" "$bin_dir" "$stage" ||
+    echo "sweep: the provenance of the sweep could not be written to ${csv%.csv}.provenance.tsv" >&2
 host="${RUN_HOSTNAME:-$(hostname)}"
 echo "sweep: $stage $option over ${#values[@]} values x $runs runs on $scene, GPU $gpu ($gpu_name), into $csv" >&2
 

@@ -6,7 +6,9 @@
 # stay on record (docs/maintainers.md). The runs left are written back in the form they were read
 # (runs.csv.gz: gzip -9 -n, as tools/runner/close-runs.sh writes it). The archive is gzip too
 # (`zcat superseded-runs.csv.gz` reads it): nothing reads it but people, and the repository's runs
-# are most of its size. Each call appends one gzip member; the first writes the header.
+# are most of its size. Each call appends one gzip member; the first writes the header. The
+# stages' rows of DIR/provenance.tsv (tools/runner/provenance.sh) move likewise, to
+# DIR/superseded-provenance.tsv, so that the provenance left is that of the runs left.
 #
 # Usage: tools/lab/supersede-runs.sh DIR SPEC
 #   DIR   a GPU folder of a campaign (results/reference/nvidia-h100-80gb-hbm3)
@@ -28,7 +30,7 @@ stages="$("$root/tools/stages" select "$spec" 2>&1)" || die "${stages#*: }"
 
 # The runs, unpacked beside them (runs.csv.gz), or a copy (runs.csv).
 plain="$dir/.superseding-runs.$$" moving="$dir/.superseding.$$" keeping="$dir/.superseding-kept.$$"
-trap 'rm -f "$plain" "$moving" "$keeping" "$runs.new.$$" "$archive.new.$$" "$dir/runs.csv.gz.new.$$"' EXIT
+trap 'rm -f "$plain" "$moving" "$keeping" "$runs.new.$$" "$archive.new.$$" "$dir/runs.csv.gz.new.$$" "$dir/provenance.tsv.new.$$"' EXIT
 zcat -f -- "$runs" >"$plain" 2>/dev/null || die "$runs cannot be read (zcat failed)"
 header="$(head -n 1 "$plain")"
 [[ "$header" == order,run,stage,* ]] || die "$runs is not a campaign's runs (header: ${header:0:40})"
@@ -64,5 +66,13 @@ if [[ -s "$moving" ]]; then
     cat "$archive.new.$$" >>"$archive"
     mv "$runs.new.$$" "$runs"
     [[ -z "$packed_beside" ]] || mv "$packed_beside" "$dir/runs.csv.gz"
+fi
+# Their provenance rows (tools/runner/provenance.sh) go with them, to superseded-provenance.tsv: the
+# campaign that times them again adds rows of its own.
+provenance="$dir/provenance.tsv"
+if [[ -f "$provenance" ]] && awk -F'\t' -v p="$pattern" 'NR > 1 && $1 ~ p { found = 1 } END { exit !found }' "$provenance"; then
+    [[ -s "$dir/superseded-provenance.tsv" ]] || head -n 1 "$provenance" >"$dir/superseded-provenance.tsv"
+    awk -F'\t' -v p="$pattern" 'NR > 1 && $1 ~ p' "$provenance" >>"$dir/superseded-provenance.tsv"
+    awk -F'\t' -v p="$pattern" 'NR == 1 || $1 !~ p' "$provenance" >"$provenance.new.$$" && mv "$provenance.new.$$" "$provenance"
 fi
 echo "supersede-runs: moved $count runs of $(wc -l <<<"$stages") stage(s) ($spec) from $runs to $archive"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Describes the machine of a campaign, for OUT/<gpu-slug>/env.txt (run.sh).
+# Describes the machine of a campaign, for OUT/<gpu-slug>/env.txt (run.sh), and the source revision
+# it ran (tools/runner/provenance.sh revision; each stage's hashes go to provenance.tsv beside it).
 # Usage: tools/runner/env-info.sh GPU_LIST_FILE COMMAND_LINE RESUMED(0|1)
 . "$(dirname "${BASH_SOURCE[0]}")/header-help.sh" "$@"
 set -uo pipefail
@@ -7,6 +8,7 @@ smi="${RUN_NVIDIA_SMI:-nvidia-smi}"
 [[ "${3:-0}" -eq 1 ]] && echo '--- resumed ---'
 echo "date (UTC): $(date -u +%FT%TZ)"
 echo "command: $2"
+echo "revision: $("$(dirname "${BASH_SOURCE[0]}")/provenance.sh" revision)"
 echo "host: ${RUN_HOSTNAME:-$(hostname)}"
 while IFS= read -r gpu; do echo "gpu: $gpu"; done <"$1"
 echo "driver: $("$smi" --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n1)"

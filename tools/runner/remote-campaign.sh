@@ -16,8 +16,11 @@ fi
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 printf -v remote_dir '%q' "${RUN_REMOTE_DIR:-cuda-raytracer-campaign}"
+# The copy goes without .git: the campaign there records this checkout's revision
+# (tools/runner/provenance.sh reads PROVENANCE_REVISION).
+printf -v revision '%q' "$("$repo/tools/runner/provenance.sh" revision)"
 export RUN_REMOTE_CMD="mkdir -p $remote_dir && cd $remote_dir && base64 -d | tar xzf - && rc=0 && \
-{ ./run.sh $RUN_FORWARD --out campaign-results >&2 || rc=\$?; } && \
+{ PROVENANCE_REVISION=$revision ./run.sh $RUN_FORWARD --out campaign-results >&2 || rc=\$?; } && \
 echo '--- run.sh results begin ---' && tar czf - -C campaign-results . | base64 && \
 echo '--- run.sh results end ---' && exit \$rc"
 status=0
