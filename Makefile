@@ -14,7 +14,8 @@
 #                        other stage); needs neither nvcc nor stb (tools/stage-diff.sh)
 #   make show STAGE=31   a stage as one whole program: its render.cu with every part it includes
 #                        written out in place (tools/stage-show.sh); compiles as it stands
-#   make profile STAGE=07  Nsight Compute on the stage (SCENE=, LAUNCH=N; tools/profile.sh --help):
+#   make profile STAGE=07  Nsight Compute on the stage's kernel, its manifest's profile-kernel
+#                        (SCENE=, LAUNCH=N; tools/profile.sh --help):
 #                        report, raw metrics and summary in results/local/<gpu>/profiles/
 #                        (REFERENCE=1: the course's results/reference/<gpu>/profiles/)
 #   make sanitize        every stage under compute-sanitizer (needs a GPU; tools/sanitize.sh);

@@ -63,6 +63,9 @@ static void fields_and_defaults(void **state)
     assert_string_equal(r->out, "0.03\n");
     r = run_shell(READER " get 07 max-differing-percent"); /* the default: the CPU reference's bits */
     assert_string_equal(r->out, "0\n");
+    /* The kernel tools/profile.sh measures: render_kernel unless the manifest names another. */
+    r = run_shell(READER " get 07 profile-kernel && " READER " get p9 profile-kernel && " READER " get p1 profile-launch");
+    assert_string_equal(r->out, "render_kernel\npersistent_kernel\n1\n");
     r = run_shell(READER " get p5a track && " READER " get p5a kind && " READER " get p05a-split-channels id");
     assert_string_equal(r->out, "pt\nside\np5a\n");
     r = run_shell(READER " select 1-4,7a,p1-2 | tr '\\n' ' '");
@@ -99,6 +102,9 @@ static void malformed_manifests_are_refused_in_one_line(void **state)
          "difftest-differing-percent: '101' is not a percentage"},
         {"lesson: x\nbuilds-on: none\nchapter: c\ndifftest-differing-percent: 5\n",
          "difftest-differing-percent without max-differing-percent"},
+        {"lesson: x\nbuilds-on: none\nchapter: c\nprofile-kernel: render-kernel\n",
+         "profile-kernel: 'render-kernel' is not a kernel name"},
+        {"lesson: x\nbuilds-on: none\nchapter: c\nprofile-launch: 10000\n", "profile-launch: '10000' is not a launch number"},
     };
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
         char *dir = make_temporary_folder();

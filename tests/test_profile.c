@@ -1,8 +1,11 @@
 /* Tests of tools/profile.sh (`make profile`) and tools/runner/profile_summary.py that need no GPU:
  * the
  * arguments, a missing ncu, a missing GPU (one line, exit status 2), the whole run with a fake
- * ncu that replays a committed report's raw metrics (which files it writes, which launch and
- * scene it asks for), and the summary of a committed profile. Run from the repository root. */
+ * ncu that replays a committed report's raw metrics (which files it writes, which kernel, launch
+ * and scene it asks for: a main-track stage's render_kernel, a path-tracing stage's kernel named
+ * by its manifest's profile-kernel), the manifest's profile-kernel held to the stage's program
+ * by tools/stages check, the summary of a committed profile, and a path-tracing stage's profile
+ * in the README's Profile block (tools/update_readmes.py). Run from the repository root. */
 #include "test_support.h"
 
 #define TOOL "tools/profile.sh"
@@ -80,16 +83,21 @@ static void write_fakes(const char *folder, const char *raw)
     assert_int_equal(run_shell("chmod +x '%s/ncu' '%s/nvidia-smi'", folder, folder)->exit_code, 0);
 }
 
-static void run_with_fakes(const char *stage_id, const char *stage, const char *expected_title,
-                           const char *expected_words)
+/* tools/profile.sh OPTIONS STAGE_ID with the fakes; the fake ncu replays the raw metrics of the
+ * committed profile of RAW_STAGE (a main-track stage's) with render_kernel renamed KERNEL (no
+ * path-tracing stage has a committed profile yet: these are test data, not a measurement). */
+static void run_with_fakes(const char *options, const char *stage_id, const char *stage, const char *raw_stage,
+                           const char *kernel, const char *expected_title, const char *expected_words)
 {
     char *folder = make_temporary_folder();
-    char raw[256], path[512], text[TEST_OUTPUT_BYTES];
-    snprintf(raw, sizeof raw, "%s/%s.raw.csv", COMMITTED, stage);
+    char raw[512], path[512], text[TEST_OUTPUT_BYTES];
+    snprintf(raw, sizeof raw, "%s/replayed.raw.csv", folder);
+    assert_int_equal(run_shell("sed 's/render_kernel/%s/g' '%s%s.raw.csv' >'%s'", kernel, COMMITTED, raw_stage, raw)->exit_code,
+                     0);
     write_fakes(folder, raw);
     struct command_result *r =
-        run_shell(CLEAN_ENV " CUDA_ARCH=90 NCU='%s/ncu' NVIDIA_SMI='%s/nvidia-smi' " TOOL " --out '%s/out' %s",
-                  folder, folder, folder, stage_id);
+        run_shell(CLEAN_ENV " CUDA_ARCH=90 NCU='%s/ncu' NVIDIA_SMI='%s/nvidia-smi' " TOOL " %s --out '%s/out' %s",
+                  folder, folder, options, folder, stage_id);
     if (r->exit_code != 0)
         fail_msg("exit status %d; stderr: %s", r->exit_code, r->err);
     /* The summary on stdout and in the .profile.txt, its title naming the GPU, scene and launch. */
@@ -118,22 +126,108 @@ static void run_with_fakes(const char *stage_id, const char *stage, const char *
     test_read_file(path, text, sizeof text);
     assert_non_null(strstr(text, "--section SourceCounters"));
     assert_non_null(strstr(text, "--section Occupancy"));
-    assert_non_null(strstr(text, "--kernel-name render_kernel"));
+    char words[256];
+    snprintf(words, sizeof words, "--kernel-name %s --launch-skip", kernel);
+    if (!strstr(text, words))
+        fail_msg("ncu was not asked for '%s': %s", words, text);
     if (!strstr(text, expected_words))
         fail_msg("ncu was not asked for '%s': %s", expected_words, text);
+    /* The summary names the kernel the report holds. */
+    snprintf(words, sizeof words, "\nkernel: %s, grid ", kernel);
+    snprintf(path, sizeof path, "%s/out/%s.profile.txt", folder, stage);
+    test_read_file(path, text, sizeof text);
+    if (!strstr(text, words))
+        fail_msg("the summary does not name %s: %s", kernel, text);
     remove_temporary_folder(folder);
 }
 
 static void test_whole_run_with_a_fake_ncu(void **state)
 {
     (void)state;
-    run_with_fakes("7", "07-shared-spheres",
+    /* The main track: render_kernel, the default of a manifest without profile-kernel. */
+    run_with_fakes("", "7", "07-shared-spheres", "07-shared-spheres", "render_kernel",
                    "07-shared-spheres on Fake GPU 1: scenes/quick.scene, launch 0 of render_kernel (ncu 9.9.9)\n",
                    "--launch-skip 0 --launch-count 1");
     /* A stage that renders in bands: band 10 of the benchmark scene. */
-    run_with_fakes("16", "16-smaller-blocks",
+    run_with_fakes("", "16", "16-smaller-blocks", "16-smaller-blocks", "render_kernel",
                    "16-smaller-blocks on Fake GPU 1: scenes/benchmark.scene, launch 10 of render_kernel",
                    "--launch-skip 10 --launch-count 1");
+}
+
+/* The path-tracing track: the kernel and launch its manifest names, on the scene its campaign
+ * times it on. p08b's manifest: profile-kernel path_kernel, profile-launch 1 (sample 1), and
+ * campaign-args --scene scenes/pt-many-lights.scene. */
+static void test_a_path_tracing_stage_with_a_fake_ncu(void **state)
+{
+    (void)state;
+    struct command_result *r = run_shell("tools/stages get p8b profile-kernel && tools/stages get p8b profile-launch");
+    assert_string_equal(r->out, "path_kernel\n1\n");
+    run_with_fakes("", "p8b", "p08b-next-event", "07-shared-spheres", "path_kernel",
+                   "p08b-next-event on Fake GPU 1: scenes/pt-many-lights.scene, launch 1 of path_kernel (ncu 9.9.9)\n",
+                   "--launch-skip 1 --launch-count 1 ");
+    /* The stage runs once, on its campaign's scene: the scene is not given twice. */
+    run_with_fakes("", "p08b", "p08b-next-event", "07-shared-spheres", "path_kernel", "p08b-next-event on Fake GPU 1: ",
+                   "build-lineinfo/p08b-next-event --scene scenes/pt-many-lights.scene\n");
+    /* --scene and --launch given: they win over the manifest's. */
+    run_with_fakes("--scene scenes/pt-quick.scene --launch 0", "p08b-next-event", "p08b-next-event", "07-shared-spheres",
+                   "path_kernel",
+                   "p08b-next-event on Fake GPU 1: scenes/pt-quick.scene, launch 0 of path_kernel (ncu 9.9.9)\n",
+                   "build-lineinfo/p08b-next-event --scene scenes/pt-quick.scene\n");
+}
+
+/* A manifest's profile-kernel must be a __global__ function of the stage's program (render.cu and
+ * the parts it includes): a name it does not define is refused by tools/stages check in one line
+ * naming the manifest; so is a missing profile-kernel where the program has no render_kernel.
+ * A kernel declared over two lines (__launch_bounds__) is found. */
+static void test_check_refuses_a_kernel_the_stage_does_not_have(void **state)
+{
+    (void)state;
+    char *dir = make_temporary_folder();
+    char path[512];
+    make_stage(dir, "01-first", "lesson: the first\nbuilds-on: none\nchapter: c\n", 0);
+    snprintf(path, sizeof path, "%s/01-first/render.cu", dir);
+    test_write_file(path, "/* first */\n__global__ void render_kernel(int *x)\n{\n}\n");
+    make_stage(dir, "p01-path",
+               "lesson: the path\nbuilds-on: none\nchapter: c\nestimator: path\nprofile-kernel: intersect_kernel\n", 0);
+    snprintf(path, sizeof path, "%s/p01-path/render.cu", dir);
+    test_write_file(path, "/* path */\n#include \"walk.cuh\"\n");
+    snprintf(path, sizeof path, "%s/p01-path/walk.cuh", dir);
+    test_write_file(path, "__global__ void __launch_bounds__(128, 4)\nwalk_kernel(int *x)\n{\n}\n");
+    struct command_result *r = run_shell("STAGES_DIR='%s' tools/stages check", dir);
+    assert_int_equal(r->exit_code, 2);
+    assert_string_equal(r->out, "");
+    if (line_count(r->err) != 2 ||
+        !strstr(r->err, "p01-path/manifest: profile-kernel: 'intersect_kernel' is no __global__ function of its "
+                        "program (make show STAGE=p1): name one of its kernels\n") ||
+        !strstr(r->err, "stages: 1 problem(s) in the manifests (above)\n"))
+        fail_msg("expected the problem's line and the count; got: %s", r->err);
+    /* The kernel it has: valid, and profile.sh would ask ncu for it. */
+    snprintf(path, sizeof path, "%s/p01-path/manifest", dir);
+    test_write_file(path, "lesson: the path\nbuilds-on: none\nchapter: c\nestimator: path\nprofile-kernel: walk_kernel\n");
+    r = run_shell("STAGES_DIR='%s' tools/stages check", dir);
+    if (r->exit_code != 0)
+        fail_msg("tools/stages check: %s", r->err);
+    r = run_shell("STAGES_DIR='%s' tools/stages get p1 profile-kernel && STAGES_DIR='%s' tools/stages get 1 profile-kernel",
+                  dir, dir);
+    assert_string_equal(r->out, "walk_kernel\nrender_kernel\n");
+    /* No profile-kernel line: the default, render_kernel, which this program does not define. */
+    test_write_file(path, "lesson: the path\nbuilds-on: none\nchapter: c\nestimator: path\n");
+    r = run_shell("STAGES_DIR='%s' tools/stages check", dir);
+    assert_int_equal(r->exit_code, 2);
+    assert_non_null(strstr(r->err, "p01-path/manifest: no \"profile-kernel:\" line, and its program (make show "
+                                   "STAGE=p1) has no __global__ function render_kernel, the default"));
+    /* Not a kernel's name, not a launch number: refused by every reader, in one line. */
+    test_write_file(path, "lesson: the path\nbuilds-on: none\nchapter: c\nestimator: path\nprofile-kernel: walk kernel\n");
+    r = run_shell("STAGES_DIR='%s' tools/stages get p1 lesson", dir);
+    assert_int_equal(r->exit_code, 2);
+    assert_int_equal(line_count(r->err), 1);
+    assert_non_null(strstr(r->err, "p01-path/manifest:5: profile-kernel: 'walk kernel' is not a kernel name"));
+    test_write_file(path, "lesson: the path\nbuilds-on: none\nchapter: c\nestimator: path\nprofile-launch: first\n");
+    r = run_shell("STAGES_DIR='%s' tools/stages get p1 lesson", dir);
+    assert_int_equal(r->exit_code, 2);
+    assert_int_equal(line_count(r->err), 1);
+    assert_non_null(strstr(r->err, "p01-path/manifest:5: profile-launch: 'first' is not a launch number"));
+    remove_temporary_folder(dir);
 }
 
 static void test_summary_of_a_committed_profile(void **state)
@@ -156,13 +250,59 @@ static void test_summary_of_a_committed_profile(void **state)
     assert_non_null(strstr(r->err, "/nonexistent.csv"));
 }
 
+/* tools/update_readmes.py's Profile block picks up a path-tracing stage's profile as it does a
+ * main-track stage's (results/<gpu>/profiles/<stage>.raw.csv and .profile.txt, as tools/profile.sh
+ * writes them): it names the kernel, and compares only with a profile of the same kernel. The
+ * profiles are made up here from a committed main-track one, the kernel renamed. */
+static void test_a_path_tracing_profile_in_the_readme_block(void **state)
+{
+    (void)state;
+    char *folder = make_temporary_folder();
+    static const char *const made_up[][2] = {
+        {"p08-megakernel", "path_kernel"},
+        {"p09-path-regeneration", "persistent_kernel"},
+        {"p09a-warp-regeneration", "persistent_kernel"},
+    };
+    for (size_t k = 0; k < sizeof made_up / sizeof *made_up; k++)
+        assert_int_equal(run_shell("mkdir -p '%s/fake-gpu/profiles' && "
+                                   "sed 's/render_kernel/%s/g' " COMMITTED "16-smaller-blocks.raw.csv >'%s/fake-gpu/profiles/%s.raw.csv' && "
+                                   "echo '%s on Fake GPU 1: scenes/pt-benchmark.scene, launch 0 of %s (ncu 9.9.9)' "
+                                   ">'%s/fake-gpu/profiles/%s.profile.txt'",
+                                   folder, made_up[k][1], folder, made_up[k][0], made_up[k][0], made_up[k][1], folder,
+                                   made_up[k][0])
+                             ->exit_code,
+                         0);
+#define BLOCK_OF(stage) \
+    "python3 -c 'import sys; sys.path.insert(0, \"tools\"); import update_readmes as u; " \
+    "print(u.profile_block(\"" stage "\", sys.argv[1]))' '%s'"
+    struct command_result *r = run_shell(BLOCK_OF("p09a-warp-regeneration"), folder);
+    if (r->exit_code != 0)
+        fail_msg("update_readmes.profile_block: %s", r->err);
+    assert_non_null(strstr(r->out, "**Fake GPU 1**, scenes/pt-benchmark.scene, launch 0 of `persistent_kernel` ("));
+    assert_non_null(strstr(r->out, "`make profile STAGE=p9a REFERENCE=1`"));
+    assert_non_null(strstr(r->out, "| metric | p09-path-regeneration | p09a-warp-regeneration |\n"));
+    assert_non_null(strstr(r->out, "| registers per thread | 38 | 38 |\n"));
+    /* p09 builds on p08, whose profile is of another kernel: no comparison. */
+    r = run_shell(BLOCK_OF("p09-path-regeneration"), folder);
+    assert_non_null(strstr(r->out, "| registers per thread | – | 38 |\n"));
+    assert_non_null(strstr(r->out, "(p08-megakernel has no profile of the same kernel, scene and launch to compare with.)"));
+    /* A stage without a profile: how to make it, as on the main track. */
+    r = run_shell(BLOCK_OF("p10-rgb8-frame"), folder);
+    assert_string_equal(r->out, "No profile of this stage yet: run `make profile STAGE=p10 REFERENCE=1` on a GPU.\n");
+#undef BLOCK_OF
+    remove_temporary_folder(folder);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_arguments),
         cmocka_unit_test(test_missing_ncu_and_gpu),
         cmocka_unit_test(test_whole_run_with_a_fake_ncu),
+        cmocka_unit_test(test_a_path_tracing_stage_with_a_fake_ncu),
+        cmocka_unit_test(test_check_refuses_a_kernel_the_stage_does_not_have),
         cmocka_unit_test(test_summary_of_a_committed_profile),
+        cmocka_unit_test(test_a_path_tracing_profile_in_the_readme_block),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1017,6 +1017,10 @@ static void test_sweep_pt_stage(void **state) {
     assert_int_equal(sh("test $(wc -l <'%s/err') -eq 1 && grep -q '^sweep: error: --ncu: .* defines 2 kernels (a_kernel b_kernel); name the one to profile with --kernel' '%s/err'", d, d), 0);
     assert_int_equal(SWEEP(f, env, "--stage p08a-tiles --option --tiles --values 2 --runs 1 --ncu --kernel b_kernel"), 0);
     assert_int_equal(sh("grep -q '\"b_kernel(a, b)\"' '%s/root/results/reference/fake-gpu/sweeps/p08a-tiles--tiles.ncu-2.txt'", d), 0);
+    /* A manifest that names one of them (profile-kernel, tools/profile.sh's): --ncu measures it. */
+    assert_int_equal(sh("printf 'profile-kernel: a_kernel\\n' >>'%s/root/stages/p08a-tiles/manifest'", d), 0);
+    assert_int_equal(SWEEP(f, env, "--stage p08a-tiles --option --tiles --values 3 --runs 1 --ncu"), 0);
+    assert_int_equal(sh("grep -q '\"a_kernel(a, b)\"' '%s/root/results/reference/fake-gpu/sweeps/p08a-tiles--tiles.ncu-3.txt'", d), 0);
     /* The default scene written another way is the default: the plain file. */
     assert_int_equal(SWEEP(f, env, "--stage p08a-tiles --option --tiles --values 8 --runs 1 --scene ./scenes/pt-benchmark.scene"), 0);
     assert_int_equal(sh_num("awk -F, '$12 == \"total\" && $15 == \"ok\" && $16 == 8' '%s/%s' | wc -l", d, csv), 1);

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Profiles one stage's render kernel with Nsight Compute (ncu): the sections that show the
-# course's lessons (launch statistics, occupancy, speed of light, memory workload, warp states,
-# source counters per line of render.cu), one launch of render_kernel. The stage is built
-# with -lineinfo into build-lineinfo/ first, so the source page maps to render.cu's lines.
+# Profiles one stage's kernel with Nsight Compute (ncu): the sections that show the course's
+# lessons (launch statistics, occupancy, speed of light, memory workload, warp states, source
+# counters per line of render.cu), one launch of the kernel its manifest's profile-kernel names
+# (render_kernel, the main track's, by default; docs/adding-a-stage.md). The stage is built with
+# -lineinfo into build-lineinfo/ first, so the source page maps to render.cu's lines.
 # Saves results/local/<gpu-slug>/profiles/<stage>.ncu-rep (open it with ncu-ui, or ncu -i) and a
 # gzip copy, <stage>.ncu-rep.gz, a tenth of the size, which is what the repository keeps for its
 # reference profiles (.gitignore leaves out the .ncu-rep: gunzip -k to open a committed one); the
@@ -12,16 +13,30 @@
 #
 # usage: tools/profile.sh [--scene FILE] [--launch N] [--out DIR | --reference] STAGE
 #                       (make profile STAGE=07 [SCENE=FILE] [LAUNCH=N] [REFERENCE=1])
-#   STAGE         a stage id (7, 07, 7a) or a folder name
-#   --scene FILE  the scene rendered. Default: scenes/quick.scene (512x512, the whole frame in
-#                 one launch), except for the stages that render in 16 bands (stage 10 on):
-#                 a band of quick.scene is 16 blocks, too few to fill a GPU, so they default to
-#                 scenes/benchmark.scene, whose bands are 4,096 blocks
-#   --launch N    which launch of render_kernel, from 0 (default: band 10 of 16, ground, where
-#                 the work is, for the stages that render in bands; 0 for the others)
+#   STAGE         a stage id (7, 07, 7a, p9, p09) or a folder name
+#   --scene FILE  the scene rendered. Main track: scenes/quick.scene (512x512, the whole frame in
+#                 one launch), except for the stages that render in 16 bands (stage 10 on): a
+#                 band of quick.scene is 16 blocks, too few to fill a GPU, so they default to
+#                 scenes/benchmark.scene, whose bands are 4,096 blocks. Path-tracing track: the
+#                 scene its campaign times, scenes/pt-benchmark.scene (1024x1024, 2 samples a
+#                 pixel; the stages' own default), or the one its manifest's campaign-args name
+#                 (p08b-p08e: scenes/pt-many-lights.scene); pt-quick's 128x128 paths are 128
+#                 blocks a launch, too few to fill a GPU, and its 131,072 paths leave most of a
+#                 persistent kernel's threads without one
+#   --launch N    which launch of the kernel, from 0. Default: the manifest's profile-launch,
+#                 else band 10 of 16, ground, where the work is, for the main stages that render
+#                 in bands, else 0. The path-tracing stages name theirs: launch 1 of a wavefront
+#                 stage's kernel, launched once a segment of each sample, is segment 1 of sample
+#                 0, the first bounce (the segment the kernel benchmark records: most paths still
+#                 going, their rays scattered; launch 0 is the camera's rays); launch 1 of a
+#                 megakernel launched once a sample is sample 1 (the same work as sample 0, and
+#                 p08e's first frame that reuses reservoirs; p08a's launch 5 is one tile among
+#                 the spheres); a persistent kernel is launched once: launch 0
 #   --out DIR     where the files go (default results/local/<gpu-slug>/profiles, ignored by git)
 #   --reference   into the course's results/reference/<gpu-slug>/profiles instead, which the
 #                 stage READMEs' profile sections are made from (maintainers)
+# A path-tracing stage runs as its campaign times it: with the words of its manifest's
+# campaign-args (p08a: --tiles 4), a --scene FILE given here in place of theirs.
 # environment: NCU (the ncu command; default ncu on PATH, else $CUDA_HOME/bin/ncu),
 #   NVIDIA_SMI (default nvidia-smi), CUDA_ARCH (passed to make).
 # Exit status: 0 profiled; 2 bad arguments, no ncu or no GPU (one line on stderr); 1 a failure of
@@ -58,17 +73,38 @@ done
 [ $reference -eq 0 ] || [ -z "$out" ] || fail "--reference writes results/reference: give --out or --reference, not both"
 stages_dir=${STAGES_DIR:-stages}
 stage=$(STAGES_DIR=$stages_dir STAGES_PROGRAM=profile "$tools_dir/stages" resolve "${args[0]}") || exit 2
-[[ $(STAGES_DIR=$stages_dir "$tools_dir/stages" get "$stage" track) != pt ]] ||
-    fail "$stage is a path-tracing stage, which has no render_kernel: tools/profile.sh profiles the main track's stages only (ncu on build/$stage --scene scenes/pt-quick.scene directly)"
-bands=0
-# The whole program (its render.cu and the parts it includes: tools/stage-show.sh).
-program=$("$tools_dir/stage-show.sh" --stages "$stages_dir" "$stage") || exit 2
-[[ $program != *BAND_COUNT* ]] || bands=1
-if [ -z "$scene" ]; then
-    if [ $bands -eq 1 ]; then scene=scenes/benchmark.scene; else scene=scenes/quick.scene; fi
-fi
-if [ -z "$launch" ]; then
-    if [ $bands -eq 1 ]; then launch=10; else launch=0; fi
+manifest() { STAGES_DIR=$stages_dir STAGES_PROGRAM=profile "$tools_dir/stages" get "$stage" "$1"; }
+track=$(manifest track) || exit 2
+# The kernel measured and the launch: the manifest's (docs/adding-a-stage.md, section 3).
+kernel=$(manifest profile-kernel) || exit 2
+[ -n "$launch" ] || launch=$(manifest profile-launch) || exit 2
+# The words after the scene: a path-tracing stage's campaign-args, less the scene they name.
+stage_args=()
+if [ "$track" = pt ]; then
+    campaign_args=$(manifest campaign-args) || exit 2
+    read -r -a words <<<"$campaign_args" || true
+    campaign_scene=''
+    for ((i = 0; i < ${#words[@]}; i++)); do
+        if [ "${words[i]}" = --scene ] && [ $((i + 1)) -lt ${#words[@]} ]; then
+            campaign_scene=${words[i + 1]}
+            i=$((i + 1))
+        else
+            stage_args+=("${words[i]}")
+        fi
+    done
+    [ -n "$scene" ] || scene=${campaign_scene:-scenes/pt-benchmark.scene}
+    [ -n "$launch" ] || launch=0
+else
+    bands=0
+    # The whole program (its render.cu and the parts it includes: tools/stage-show.sh).
+    program=$("$tools_dir/stage-show.sh" --stages "$stages_dir" "$stage") || exit 2
+    [[ $program != *BAND_COUNT* ]] || bands=1
+    if [ -z "$scene" ]; then
+        if [ $bands -eq 1 ]; then scene=scenes/benchmark.scene; else scene=scenes/quick.scene; fi
+    fi
+    if [ -z "$launch" ]; then
+        if [ $bands -eq 1 ]; then launch=10; else launch=0; fi
+    fi
 fi
 
 ncu=${NCU:-}
@@ -102,19 +138,19 @@ if ! NVCCFLAGS="-O3 -lineinfo" make --no-print-directory BUILD=build-lineinfo "b
 fi
 
 report="$out/$stage"
-echo "profile: ncu on $stage, launch $launch of render_kernel, $scene ($gpu)" >&2
-if ! "$ncu" --kernel-name render_kernel --launch-skip "$launch" --launch-count 1 \
+echo "profile: ncu on $stage, launch $launch of $kernel, $scene${stage_args[*]:+ ${stage_args[*]}} ($gpu)" >&2
+if ! "$ncu" --kernel-name "$kernel" --launch-skip "$launch" --launch-count 1 \
         --section LaunchStats --section Occupancy --section SpeedOfLight \
         --section MemoryWorkloadAnalysis --section WarpStateStats --section SourceCounters \
         --import-source yes --force-overwrite --export "$report" \
-        "build-lineinfo/$stage" --scene "$scene" >"$log" 2>&1; then
+        "build-lineinfo/$stage" --scene "$scene" ${stage_args[@]+"${stage_args[@]}"} >"$log" 2>&1; then
     cp "$log" "$report.ncu.log"
     echo "profile: ncu failed on $stage (its output: $report.ncu.log)" >&2
     exit 1
 fi
 if [ ! -s "$report.ncu-rep" ]; then
     cp "$log" "$report.ncu.log"
-    echo "profile: ncu wrote no report for $stage: is launch $launch past its last launch of render_kernel? (its output: $report.ncu.log)" >&2
+    echo "profile: ncu wrote no report for $stage: is launch $launch past its last launch of $kernel? (its output: $report.ncu.log)" >&2
     exit 1
 fi
 gzip -9 --keep --force "$report.ncu-rep"
@@ -122,6 +158,6 @@ gzip -9 --keep --force "$report.ncu-rep"
     echo "profile: the provenance of the profile could not be written to $report.provenance.tsv" >&2
 "$ncu" --import "$report.ncu-rep" --page raw --csv >"$report.raw.csv"
 python3 "$tools_dir/runner/profile_summary.py" "$report.raw.csv" \
-    --title "$stage on $gpu: $scene, launch $launch of render_kernel (ncu $("$ncu" --version | tail -n 1 | awk '{print $2}'))" \
+    --title "$stage on $gpu: $scene, launch $launch of $kernel (ncu $("$ncu" --version | tail -n 1 | awk '{print $2}'))" \
     | tee "$report.profile.txt"
 echo "profile: report $report.ncu-rep (ncu-ui, or ncu -i; the repository keeps $report.ncu-rep.gz), raw metrics $report.raw.csv" >&2

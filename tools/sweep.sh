@@ -48,8 +48,9 @@ options:
   --ncu           also profile each value once with Nsight Compute (ncu on PATH, or $RUN_NCU) on
                   scenes/quick.scene (a path-tracing stage: scenes/pt-quick.scene, one frame)
                   and record its achieved occupancy
-  --kernel NAME   the kernel --ncu measures (default render_kernel; a path-tracing stage: the
-                  one __global__ function its render.cu defines)
+  --kernel NAME   the kernel --ncu measures (default: its manifest's profile-kernel,
+                  render_kernel where it names none; a path-tracing stage whose program defines
+                  no such kernel: the one __global__ function its render.cu defines)
   --bin-dir DIR   where the stage executables are (default build; env RUN_BIN_DIR)
   --gpu INDEX     the GPU to use (default: the first nvidia-smi lists)
   --timeout SEC   per-run time limit (default 120)
@@ -106,9 +107,11 @@ out="${out:-$repo/results/local}"
 IFS=',' read -r -a values <<<"$values_spec"
 [[ "$(printf '%s\n' "${values[@]}" | sort -u | wc -l)" -eq "${#values[@]}" ]] || die "--values '$values_spec' repeats a value"
 
-# The path-tracing track (pNN-name) reads scenes of its own format and has no render_kernel:
-# its default kernel for --ncu is the one its program defines (render.cu and the parts it
-# includes, tools/stage-show.sh; a __global__ function's name is
+# --ncu's kernel, unless --kernel names one: the manifest's profile-kernel (tools/profile.sh's),
+# render_kernel where it names none. The path-tracing track (pNN-name) reads scenes of its own
+# format and has no render_kernel: where its program does not define the manifest's kernel, its
+# default is the one kernel its program defines (render.cu and the parts it includes,
+# tools/stage-show.sh; a __global__ function's name is
 # the identifier before the first "(" after __global__, past an optional __launch_bounds__(...)).
 # It is profiled on one frame (--samples 1): ncu profiles every launch of the kernel, and a
 # stage that launches per tile and frame (p08a) makes thousands.
@@ -124,15 +127,20 @@ if [[ "$("$repo/tools/stages" get "$stage" track)" == pt ]]; then
         kernels="$(tr '\n' ' ' <<<"$program" \
             | grep -oE '__global__ +void +(__launch_bounds__ *\([^)]*\) *)?[A-Za-z_][A-Za-z0-9_]* *\(' \
             | sed -E 's/^.*[^A-Za-z0-9_]([A-Za-z_][A-Za-z0-9_]*) *\($/\1/' | sort -u || true)"
-        [[ -n "$kernels" && "$(wc -l <<<"$kernels")" -eq 1 ]] \
-            || die "--ncu: $source_file defines $(wc -w <<<"$kernels") kernels${kernels:+ ($(paste -sd' ' - <<<"$kernels"))}; name the one to profile with --kernel"
-        kernel="$kernels"
+        manifest_kernel="$("$repo/tools/stages" get "$stage" profile-kernel)" || exit 2
+        if grep -qxF "$manifest_kernel" <<<"$kernels"; then
+            kernel="$manifest_kernel"
+        else
+            [[ -n "$kernels" && "$(wc -l <<<"$kernels")" -eq 1 ]] \
+                || die "--ncu: $source_file defines $(wc -w <<<"$kernels") kernels${kernels:+ ($(paste -sd' ' - <<<"$kernels"))}; name the one to profile with --kernel (or in its manifest's profile-kernel)"
+            kernel="$kernels"
+        fi
     fi
 else
     default_scene='scenes/benchmark.scene'
     profile_scene='scenes/quick.scene'
 fi
-[[ -n "$kernel" ]] || kernel='render_kernel'
+[[ -n "$kernel" ]] || kernel="$("$repo/tools/stages" get "$stage" profile-kernel)" || exit 2
 
 # A sweep on a scene other than the stage's default is kept apart from the default's: its file
 # names end in @SCENE (the scene file's name without .scene), which the README block

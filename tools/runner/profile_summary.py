@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""A short summary of one Nsight Compute profile of a stage's render kernel, read from the raw
+"""A short summary of one Nsight Compute profile of a stage's kernel (its manifest's profile-kernel:
+render_kernel on the main track, e.g. persistent_kernel on the path tracer's), read from the raw
 metrics that `ncu -i REPORT --page raw --csv` prints (tools/profile.sh saves them beside the
 report as <stage>.raw.csv, so the summary can be remade without ncu).
 
