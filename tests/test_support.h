@@ -432,9 +432,9 @@ static inline int gpu_available(char *reason, size_t size)
     return available;
 }
 
-/* Skips the test, saying why (what, a sentence), where no GPU is needed to pass; fails it instead,
- * in one line, where gpu_required() (REQUIRE_GPU=1, or a GPU here): for a GPU test skipped for a
- * reason of its own, such as tools/difftest.sh's "no NVIDIA GPU here". */
+/* For a GPU test that a tool it runs skips (tools/difftest.sh's "no NVIDIA GPU here", status 77):
+ * skips the test, saying why (what, one line), on a machine where a GPU test may skip; fails it
+ * instead, in one line, where gpu_required() (REQUIRE_GPU=1, or a GPU shown here). */
 static inline void skip_without_gpu(const char *what)
 {
     char required[512];
