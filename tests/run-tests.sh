@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs each cmocka test program given (TAP output), shows what it printed, and ends with one line:
 # "N passed, N failed, N skipped". Exit status 1 when anything failed or a program crashed.
-# TEST_JOBS: how many programs run at once (default: the cores, at most 4).
+# TEST_JOBS: how many programs run at once (default: the cores, at most 4). REQUIRE_GPU=1: a test
+# that needs a GPU and finds none working fails instead of skipping (tests/test_support.h's
+# gpu_required(); a GPU this machine shows fails such a test anyway); 0 or unset: it skips.
 set -u
 # Under `make test SANITIZE=1` the programs are built with AddressSanitizer and UBSan. CUDA needs
 # protect_shadow_gap=0: with the shadow gap protected, the driver cannot map the address ranges it
@@ -17,6 +19,9 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 cores="$(nproc 2>/dev/null || echo 1)"
 jobs="${TEST_JOBS:-$((cores < 4 ? cores : 4))}"
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || { echo "run-tests: TEST_JOBS must be a positive number, got '$jobs'" >&2; exit 2; }
+# (A typo such as REQUIRE_GPU=yes would be read as required by the tests; refused here, so that
+# what the run requires is never in doubt.)
+[[ "${REQUIRE_GPU:-0}" =~ ^[01]$ ]] || { echo "run-tests: REQUIRE_GPU must be 0 or 1, got '$REQUIRE_GPU'" >&2; exit 2; }
 outputs="$(mktemp -d)"
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$outputs"' EXIT
 run_one() { # INDEX PROGRAM: its output and exit status into $outputs/INDEX.out and .status

@@ -1,5 +1,6 @@
 /* The CPU reference renderer against SPEC.md: pixels derived independently
- * (tests/golden/derive_spot_pixels.py) and a committed golden image. */
+ * (tests/golden/derive_spot_pixels.py), among them one in a highlight that is also derived by hand
+ * below, so that the specular term and its power 32 are checked too, and a committed golden image. */
 #include "test_support.h"
 
 #include "raytrace/cpu_reference.h"
@@ -48,6 +49,66 @@ static void spot_pixels_match_the_independent_derivation(void **state)
         assert_int_equal(image_channel_from_float(c.y), s->g8);
         assert_int_equal(image_channel_from_float(c.z), s->b8);
     }
+    scene_free(&scene);
+}
+
+/* The specular term, which the spots above leave out (at each of them max0(R.V)^32 is too small
+ * to move a bit): a scene made for it, where the highlight is two fifths of the lighting and
+ * every step can be redone by hand, exact in float except where it says "rounds". Redo it with
+ * python3 tests/golden/derive_spot_pixels.py, which follows SPEC.md step by step too.
+ *   Scene: 2x2 pixels, camera O = (0, 0, 1), background 0, light (7, 0, 23) of colour 1,
+ *   ka = 0.1, kd = 0.2, ks = 0.7, one sphere of radius 1 at c = (0, 0, -2), colour (1, 0.5, 0.25).
+ *   Pixel (0, 0): px = 2*(0 + 0.5)/(2 - 1) - 1 = 0, py = 1 - 2*(0 + 0.5)/(2 - 1) = 0,
+ *     d = (0, 0, -1) - O = (0, 0, -2).
+ *   Hit: oc = O - c = (0, 0, 3), a = 4, b = 2*(-6) = -12, k = 9 - 1 = 8, disc = 144 - 16*8 = 16,
+ *     t0 = (12 - 4)/8 = 1 (t1 = 2): P = O + d = (0, 0, -1).
+ *   N = norm(P - c) = norm(0, 0, 1) = (0, 0, 1); V = norm(O - P) = norm(0, 0, 2) = (0, 0, 1);
+ *     light - P = (7, 0, 24), of length sqrt(625) = 25, so L = (7/25, 0, 24/25), the divisions
+ *     rounding to 0.28f (0x3e8f5c29) and 0.96f (0x3f75c28f).
+ *   R: 2*((-L).N) = -1.92f, so -L - (-1.92f) N = (-0.28f, 0, -0.96f + 1.92f) = (-0.28f, 0, 0.96f);
+ *     its length: 0.28f*0.28f = 0.0784f rounds, 0.96f*0.96f = 0.9216f rounds, their sum rounds
+ *     to 1, so R = (-0.28f, 0, 0.96f).
+ *   Shadow: P' = P + 0.001 N = (0, 0, -0.999f); the ray from P' along light - P' = (7, 0, 23.999f)
+ *     meets the sphere only behind it (roots -0.077 and -0.00004), so shadow = 1. The reflection
+ *     from P' along R likewise (roots -1.92 and -0.001): refl = background / 255 = 0.
+ *   diffuse = L.N = 0.96f; R.V = 0.96f, and its five squarings, each rounding: 0.921599984f
+ *     (0x3f6bedfa), 0.849346519f (0x3f596ec6), 0.721389532f (0x3f38acfc), 0.520402849f
+ *     (0x3f05391f), specular = 0.270819128f (0x3e8aa8ce).
+ *   A = (0.1f*1 + (0.2f*0.96f)*1) + (0.7f*0.270819128f)*1 = (0.1f + 0.192f) + 0.189573392f
+ *     = 0.481573403f in each channel, under the cap of 1.
+ *   surface = 0.55f*(C - 0) + 0 = (0.55f, 0.275f, 0.1375f); all = A surface =
+ *     (0.264865369f, 0.132432684f, 0.0662163422f).
+ *   pixel = (255.999f*1) all = (67.8052673f, 33.9026337f, 16.9513168f): bytes (67, 33, 16).
+ * With the power 16 (four squarings, 0.520402849f) A would be 0.656281948f and the bytes
+ * (92, 46, 23); with no specular term at all, (41, 20, 10). */
+static const char *const highlight_scene = "size 2 2\ncamera 0 0 1\nbackground 0 0 0\nlight 7 0 23\n"
+                                           "light_colour 1 1 1\nambient 0.1\ndiffuse 0.2\nspecular 0.7\n"
+                                           "sphere 1 0 0 -2 1 0.5 0.25\n";
+static const struct spot highlight_spot = {0, 0, 67.80526733398438f, 33.90263366699219f, 16.951316833496094f,
+                                           67, 33, 16, "the sphere, lit, in its highlight"};
+
+static void a_specular_pixel_matches_the_derivation_by_hand(void **state)
+{
+    (void)state;
+    struct scene scene;
+    char error[SCENE_ERROR_BYTES];
+    assert_int_equal(scene_parse(highlight_scene, strlen(highlight_scene), "highlight", &scene, error, sizeof error),
+                     0);
+    const struct spot *s = &highlight_spot;
+    struct spec_vec3 c = cpu_reference_pixel(&scene, 2, 2, s->i, s->j);
+    print_message("# (%d, %d) %s: %.9g %.9g %.9g\n", s->i, s->j, s->what, c.x, c.y, c.z);
+    if (!(c.x == s->r && c.y == s->g && c.z == s->b))
+        fail_msg("the highlight pixel is %.9g %.9g %.9g, derived by hand %.9g %.9g %.9g", c.x, c.y, c.z, s->r, s->g,
+                 s->b);
+    /* And the same bytes in a rendered image. */
+    struct image image;
+    assert_int_equal(image_alloc(&image, 2, 2), 0);
+    cpu_reference_render(&scene, 2, 2, 1, &image);
+    const unsigned char *p = image.rgb + ((size_t)s->j * 2 + (size_t)s->i) * 3;
+    assert_int_equal(p[0], s->r8);
+    assert_int_equal(p[1], s->g8);
+    assert_int_equal(p[2], s->b8);
+    image_free(&image);
     scene_free(&scene);
 }
 
@@ -116,6 +177,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(spot_pixels_match_the_independent_derivation),
+        cmocka_unit_test(a_specular_pixel_matches_the_derivation_by_hand),
         cmocka_unit_test(rendered_image_holds_the_spot_pixels),
         cmocka_unit_test(matches_the_golden_image_with_any_thread_count),
         cmocka_unit_test(counts_rays_as_the_spec_defines_them),

@@ -9,8 +9,9 @@
  *   driver prints for a failing seed, says only what the scene holds;
  * - the driver against fake stages (tests/fixtures): a stage that differs fails with its seed
  *   and the path of the kept scene, a stage over its limit is skipped and counted, one whose
- *   manifest allows differing pixels is counted apart, and without a GPU the driver says it
- *   skipped (status 77).
+ *   manifest allows differing pixels is counted apart, a stage that renders no scene exactly
+ *   (every one over its limit, or allowed to differ) fails in one line naming it, and without a
+ *   GPU the driver says it skipped (status 77).
  * Run from the repository root. */
 #include "test_support.h"
 
@@ -440,14 +441,16 @@ struct difftest_counts {
     int seeds, stages, exact, allowed, limit, failed;
 };
 
-/* Runs tools/difftest.sh ARGS on the built stages and reads its last line; skips without a GPU,
- * fails with the driver's output when it fails or prints no count. */
+/* Runs tools/difftest.sh ARGS on the built stages and reads its last line; skips without a GPU
+ * (fails instead under REQUIRE_GPU=1 or with a GPU here: skip_without_gpu()), fails with the
+ * driver's output when it fails or prints no count. */
 static struct difftest_counts run_difftest(const char *args)
 {
     struct command_result *r = run_shell("tools/difftest.sh %s --bin-dir '%s'", args, test_build_dir());
     if (r->exit_code == 77) {
-        print_message("# skipped: %s", r->out);
-        skip();
+        char said[512];
+        snprintf(said, sizeof said, "%.*s", (int)strcspn(r->out, "\n"), r->out);
+        skip_without_gpu(said);
     }
     /* The last line, after the first ("... stages on GPU"). */
     const char *summary = strstr(r->out, " stages: ");
@@ -556,15 +559,35 @@ static void the_driver_counts_every_run(void **state)
     assert_non_null(strstr(r->out, "difftest: 3 seeds x 3 stages: 9 exact, 0 allowed to differ, "
                                    "0 skipped (limit), 0 failed\n"));
     /* A stage that refuses a scene over its limit is skipped and counted, not failed; the fake
-     * stage refuses more than 0 spheres, every scene. */
-    r = difftest(dir, "FAKE_MAX_SPHERES=01-base:0", "--seed-list 4,9");
-    assert_int_equal(r->exit_code, 0);
-    assert_non_null(strstr(r->out, "difftest: 2 seeds x 3 stages: 4 exact, 0 allowed to differ, "
-                                   "2 skipped (limit), 0 failed\n"));
+     * stage refuses more than 100 spheres: seed 9's 162, not seed 4's 5. */
+    r = difftest(dir, "FAKE_MAX_SPHERES=01-base:100", "--seed-list 4,9");
+    if (r->exit_code != 0)
+        fail_msg("exit status %d: %s%s", r->exit_code, r->out, r->err);
+    assert_non_null(strstr(r->out, "difftest: 2 seeds x 3 stages: 5 exact, 0 allowed to differ, "
+                                   "1 skipped (limit), 0 failed\n"));
     /* --stages picks some. */
     r = difftest(dir, "", "--seed-list 1 --stages p1");
     assert_int_equal(r->exit_code, 0);
     assert_non_null(strstr(r->out, "difftest: 1 seeds x 1 stages: 1 exact,"));
+    remove_temporary_folder(dir);
+}
+
+/* A stage that renders no scene exactly has not been shown exact: refusing every scene (here
+ * more than 0 spheres, so all of them) is not a pass but one failure, in one line naming it. */
+static void a_stage_with_no_exact_scene_fails(void **state)
+{
+    (void)state;
+    char *dir = make_temporary_folder();
+    fake_stages(dir, NULL);
+    struct command_result *r = difftest(dir, "FAKE_MAX_SPHERES=01-base:0", "--seed-list 4,9");
+    assert_int_equal(r->exit_code, 1);
+    if (!strstr(r->out, "\ndifftest: FAILED 01-base over the run: no scene rendered exactly (2 of 2 over its "
+                        "sphere limit, 0 allowed to differ)\n"))
+        fail_msg("no line naming 01-base in:\n%s", r->out);
+    assert_null(strstr(r->out, "FAILED 02-static"));
+    assert_null(strstr(r->out, "FAILED p01-base"));
+    assert_non_null(strstr(r->out, "difftest: 2 seeds x 3 stages: 4 exact, 0 allowed to differ, "
+                                   "2 skipped (limit), 1 failed\n"));
     remove_temporary_folder(dir);
 }
 
@@ -620,13 +643,20 @@ static void a_stage_allowed_to_differ_is_held_to_its_share(void **state)
     (void)state;
     char *dir = make_temporary_folder();
     fake_stages(dir, "max-differing-percent: 0.03\ndifftest-differing-percent: 100\n");
-    struct command_result *r = difftest(dir, "FAKE_BAD_IMAGE=02-static", "--seeds 2");
+    struct command_result *r = difftest(dir, "FAKE_BAD_IMAGE=02-static:main-seed-2", "--seeds 2");
     if (r->exit_code != 0)
         fail_msg("exit status %d: %s%s", r->exit_code, r->out, r->err);
-    assert_non_null(strstr(r->out, "difftest: 02-static: 2 of 2 pixels differ over the run (100.0000%); its "
+    assert_non_null(strstr(r->out, "difftest: 02-static: 1 of 2 pixels differ over the run (50.0000%); its "
                                    "manifest allows 100% (difftest-differing-percent)\n"));
-    assert_non_null(strstr(r->out, "difftest: 2 seeds x 3 stages: 4 exact, 2 allowed to differ, "
+    assert_non_null(strstr(r->out, "difftest: 2 seeds x 3 stages: 5 exact, 1 allowed to differ, "
                                    "0 skipped (limit), 0 failed\n"));
+    /* Allowed to differ is not shown exact: differing on every scene, within its share, it fails. */
+    r = difftest(dir, "FAKE_BAD_IMAGE=02-static", "--seeds 2");
+    assert_int_equal(r->exit_code, 1);
+    assert_non_null(strstr(r->out, "difftest: FAILED 02-static over the run: no scene rendered exactly (0 of 2 over "
+                                   "its sphere limit, 2 allowed to differ)\n"));
+    assert_non_null(strstr(r->out, "difftest: 2 seeds x 3 stages: 4 exact, 2 allowed to differ, "
+                                   "0 skipped (limit), 1 failed\n"));
     /* Without difftest-differing-percent the benchmark's 0.03% holds, and 100% is past it. */
     fake_stages(dir, "max-differing-percent: 0.03\n");
     r = difftest(dir, "FAKE_BAD_IMAGE=02-static", "--seeds 2");
@@ -675,6 +705,7 @@ int main(void)
         cmocka_unit_test(every_stage_has_the_references_bits),
         cmocka_unit_test(the_seeds_that_found_a_margin_stay_exact),
         cmocka_unit_test(the_driver_counts_every_run),
+        cmocka_unit_test(a_stage_with_no_exact_scene_fails),
         cmocka_unit_test(a_failing_seed_keeps_its_scene),
         cmocka_unit_test(a_stage_allowed_to_differ_is_held_to_its_share),
         cmocka_unit_test(without_a_gpu_it_says_it_skipped),

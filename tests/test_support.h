@@ -3,7 +3,9 @@
  *                        on it: sh(), sh_num(), a make of its own, tools a test needs
  *   files and folders    reading and writing a file, a temporary folder
  *   made-up stage trees  a stage folder with its manifest (and a render.cu), the stage list
- *   the GPU              the stages built here, whether a GPU is here, a stage's --csv report
+ *   the GPU              the stages built here, whether a GPU is here (and must work: a GPU
+ *                        shown here, or REQUIRE_GPU=1, fails a test that finds none working
+ *                        instead of skipping it), a stage's --csv report
  *   images and vectors   how many pixels two images differ in, a vector's three values
  * Include it first; a test run from the repository root. */
 #ifndef TEST_SUPPORT_H
@@ -356,7 +358,59 @@ static inline int find_built_stages(const char *const *patterns, int count, char
     return found;
 }
 
-/* 1 when a stage can reach a GPU here; otherwise 0 and why in reason. */
+/* 1 when this machine shows an NVIDIA GPU, whether or not it works, with what shows it in what
+ * ("/dev/nvidia0", or nvidia-smi -L's first line): a device file matching TEST_NVIDIA_DEVICES (a
+ * glob; default /dev/nvidia[0-9]*, the files the driver makes for each GPU), or a GPU that
+ * $NVIDIA_SMI -L (default nvidia-smi) lists. CUDA_VISIBLE_DEVICES set but empty hides them on
+ * purpose: then none is shown. A machine without a GPU (CI) has neither, and shows none. */
+static inline int gpu_shown(char *what, size_t size)
+{
+    static int known = 0, shown = 0;
+    static char found[512];
+    if (!known) {
+        const char *visible = getenv("CUDA_VISIBLE_DEVICES");
+        const char *devices = getenv("TEST_NVIDIA_DEVICES");
+        const char *smi = getenv("NVIDIA_SMI");
+        glob_t matches;
+        if (visible && !*visible) {
+            shown = 0;
+        } else if (glob(devices && *devices ? devices : "/dev/nvidia[0-9]*", 0, NULL, &matches) == 0) {
+            snprintf(found, sizeof found, "%.500s", matches.gl_pathv[0]);
+            globfree(&matches);
+            shown = 1;
+        } else {
+            struct command_result *r = helper_shell("%s -L", smi && *smi ? smi : "nvidia-smi");
+            shown = r->exit_code == 0 && strncmp(r->out, "GPU ", 4) == 0;
+            if (shown)
+                snprintf(found, sizeof found, "nvidia-smi -L: %.480s", r->out);
+            found[strcspn(found, "\n")] = '\0';
+        }
+        known = 1;
+    }
+    snprintf(what, size, "%.*s", (int)(size > 1 ? size - 1 : 0), shown ? found : "");
+    return shown;
+}
+
+/* 1 when a test that finds no working GPU must fail rather than skip, with the first half of its
+ * message in why: REQUIRE_GPU set in the environment (to anything but 0: a GPU machine's CI, where
+ * a broken driver must not end green with skips), or a GPU shown here (gpu_shown()) that does not
+ * work. On a machine without a GPU and without REQUIRE_GPU, 0: the test skips. */
+static inline int gpu_required(char *why, size_t size)
+{
+    const char *require = getenv("REQUIRE_GPU");
+    char shown[512];
+    if (require && *require && strcmp(require, "0") != 0)
+        snprintf(why, size, "REQUIRE_GPU=%.100s", require);
+    else if (gpu_shown(shown, sizeof shown))
+        snprintf(why, size, "an NVIDIA GPU is here (%.400s)", shown);
+    else
+        return 0;
+    return 1;
+}
+
+/* 1 when a stage can reach a GPU here; otherwise 0 and why in reason (build/01-base's first line
+ * on stderr). Any failure of build/01-base reads as "no GPU" only on a machine that shows none and
+ * with REQUIRE_GPU unset; otherwise the test that asked fails, in one line (gpu_required()). */
 static inline int gpu_available(char *reason, size_t size)
 {
     static int known = 0, available = 0;
@@ -367,17 +421,34 @@ static inline int gpu_available(char *reason, size_t size)
         available = r->exit_code == 0;
         snprintf(why, sizeof why, "%.500s", r->err);
         why[strcspn(why, "\n")] = '\0';
+        if (!available && !*why)
+            snprintf(why, sizeof why, "exit status %d", r->exit_code);
         known = 1;
     }
     snprintf(reason, size, "%.*s", (int)(size > 1 ? size - 1 : 0), why);
+    char required[512];
+    if (!available && gpu_required(required, sizeof required))
+        fail_msg("%s but %s/01-base failed: %s", required, test_build_dir(), why);
     return available;
+}
+
+/* For a GPU test that a tool it runs skips (tools/difftest.sh's "no NVIDIA GPU here", status 77):
+ * skips the test, saying why (what, one line), on a machine where a GPU test may skip; fails it
+ * instead, in one line, where gpu_required() (REQUIRE_GPU=1, or a GPU shown here). */
+static inline void skip_without_gpu(const char *what)
+{
+    char required[512];
+    if (gpu_required(required, sizeof required))
+        fail_msg("%s but the test would skip: %s", required, what);
+    print_message("# skipped: %s\n", what);
+    skip();
 }
 
 #define SKIP_WITHOUT_GPU()                                                                        \
     do {                                                                                          \
         char skip_reason_[512];                                                                   \
         if (!gpu_available(skip_reason_, sizeof skip_reason_)) {                                  \
-            print_message("# skipped: no GPU here (%s)\n", skip_reason_);                           \
+            print_message("# skipped: no GPU here (%s)\n", skip_reason_);                         \
             skip();                                                                               \
         }                                                                                         \
     } while (0)

@@ -9,8 +9,10 @@
 # the share of pixels allowed to differ over the whole run: its max-differing-percent is measured
 # on the benchmark, where few pixels hang on a rounding, while on random scenes many do (grazing
 # rays, far cameras, huge grounds: 2.98% for 12a over seeds 1-24 on the H100). A stage that refuses a scene
-# for its sphere count (exit status 2, "holds at most N") is skipped on it and counted. The runs
-# go in parallel, many small CUDA processes on one GPU. The last line counts (seed, stage) pairs:
+# for its sphere count (exit status 2, "holds at most N") is skipped on it and counted; a stage
+# that renders no scene exactly (every one refused, or allowed to differ) fails, in one line that
+# names it, since nothing then shows it exact. The runs go in parallel, many small CUDA processes
+# on one GPU. The last line counts (seed, stage) pairs:
 #   difftest: 24 seeds x 74 stages: E exact, A allowed to differ, L skipped (limit), F failed
 # Before it, each failure names the stage and the seed, and keeps the scene file (with the
 # reference's and the stage's images) in the --keep folder: a regression test to add.
@@ -198,16 +200,16 @@ for seed in "${seeds[@]}"; do
     done
 done >"$results"
 verdicts="$(awk -F'\t' '
-    FNR == NR { tolerance[$1] = $2; next }
-    { n++; row[n] = $0; stage_of[n] = $2; outcome[n] = $3
+    FNR == NR { tolerance[$1] = $2; stage_order[++stages] = $1; next }
+    { n++; row[n] = $0; stage_of[n] = $2; outcome[n] = $3; runs_of[$2]++
       if ($3 == "same" || $3 == "differs") { differing[$2] += $4; pixels[$2] += $5 } }
     END {
         for (r = 1; r <= n; r++) {
             s = stage_of[r]; o = outcome[r]
-            if (o == "same") exact++
-            else if (o == "limit") limit++
-            else if (o == "differs" && tolerance[s] > 0) allowed++
-            else { failed++; split(row[r], f, "\t"); print "FAILED\t" f[1] "\t" s "\t" f[6] }
+            if (o == "same") { exact++; exact_of[s]++ }
+            else if (o == "limit") { limit++; limit_of[s]++ }
+            else if (o == "differs" && tolerance[s] > 0) { allowed++; allowed_of[s]++ }
+            else { failed++; failed_stage[s] = 1; split(row[r], f, "\t"); print "FAILED\t" f[1] "\t" s "\t" f[6] }
         }
         for (s in tolerance)
             if (tolerance[s] > 0 && pixels[s] > 0) {
@@ -215,10 +217,21 @@ verdicts="$(awk -F'\t' '
                 printf "ALLOWED\t%s\t%d of %d pixels differ over the run (%.4f%%); its manifest " \
                        "allows %s%% (difftest-differing-percent)\n", s, differing[s], pixels[s], share, tolerance[s]
                 if (share > tolerance[s] + 0) {
-                    failed++
+                    failed++; failed_stage[s] = 1
                     printf "FAILED\t-\t%s\tmore pixels differ over the run than its manifest allows\n", s
                 }
             }
+        # A stage that rendered no scene exactly was never shown exact, though none of its runs
+        # failed: every scene over its sphere limit, say. It fails, once (a stage that failed
+        # already is named by its failures).
+        for (k = 1; k <= stages; k++) {
+            s = stage_order[k]
+            if (!exact_of[s] && !failed_stage[s]) {
+                failed++
+                printf "FAILED\t-\t%s\tno scene rendered exactly (%d of %d over its sphere limit, %d allowed " \
+                       "to differ)\n", s, limit_of[s], runs_of[s], allowed_of[s]
+            }
+        }
         printf "COUNTS\t%d\t%d\t%d\t%d\n", exact, allowed, limit, failed
     }' "$tolerances" "$results")"
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Derives a few pixels of the benchmark scene straight from SPEC.md, independently of the C code.
+"""Derives a few pixels of the benchmark scene, and one of a scene made for the specular term,
+straight from SPEC.md, independently of the C code.
 
 Every operation is done in Python's double precision and rounded to float32 right after, which
 gives exactly the IEEE single-precision result for +, -, *, / and sqrt (double has more than
@@ -43,6 +44,7 @@ SPHERES = [(f(r), tuple(map(f, c)), tuple(map(f, col))) for r, c, col in SPHERES
 CAMERA = (0.0, 0.0, 1.0)
 BACKGROUND = (94.0, 156.0, 255.0)
 LIGHT = (1.0, 1.0, 1.0)
+LIGHT_COLOUR = (1.0, 1.0, 1.0)
 KA, KD, KS = f(0.1), f(0.7), f(0.7)
 
 
@@ -104,7 +106,7 @@ def pixel(i, j, width, height):
     spec = max(dot(r, v), 0.0)
     for _ in range(5):
         spec = f(spec * spec)
-    lighting = add(add(scale(KA, LIGHT), scale(f(KD * diffuse), LIGHT)), scale(f(KS * spec), LIGHT))
+    lighting = add(add(scale(KA, LIGHT_COLOUR), scale(f(KD * diffuse), LIGHT_COLOUR)), scale(f(KS * spec), LIGHT_COLOUR))
     surface = add(scale(f(0.55), sub(colour, refl)), refl)
     all_ = mul(cap(lighting), cap(surface))
     out = scale(f(f(255.999) * s), all_)
@@ -116,3 +118,11 @@ if __name__ == "__main__":
         colour, what = pixel(i, j, 512, 512)
         rgb = tuple(int(c) for c in colour)  # truncation toward zero
         print(f"quick.scene pixel ({i}, {j}): {rgb}  floats {colour}  -- {what}")
+    # The highlight scene of tests/test_cpu_reference.c, made for the specular term (its comment
+    # goes through the same steps by hand).
+    SPHERES = [(1.0, (0.0, 0.0, -2.0), (1.0, 0.5, 0.25))]
+    BACKGROUND = (0.0, 0.0, 0.0)
+    LIGHT = (7.0, 0.0, 23.0)
+    KA, KD, KS = f(0.1), f(0.2), f(0.7)
+    colour, what = pixel(0, 0, 2, 2)
+    print(f"highlight scene pixel (0, 0): {tuple(int(c) for c in colour)}  floats {colour}  -- {what}")
