@@ -45,34 +45,36 @@ static int find_line(const char *text, const char *name, char *out, size_t size)
     return 0;
 }
 
-/* Checks record and pending (their texts) against the stages of list; prints one line a problem
- * and returns how many. */
+/* Checks record and pending (their texts) against the stages of list; returns how many problems
+ * it found, each printed on a line of its own. */
 static int check(const char *record, const char *pending, const struct stage_list *list)
 {
-    int problems = 0;
+    static struct problems problems;
+    memset(&problems, 0, sizeof problems);
     char line[2048], listed_line[2048];
     for (int k = 0; k < list->count; ++k) {
         const char *stage = list->names[k];
         const int in_record = find_line(record, stage, line, sizeof line);
         const int listed = find_line(pending, stage, listed_line, sizeof listed_line);
         if (in_record && listed) {
-            print_message("%s: %s is in " RECORD ": take it off the list\n", PENDING, stage);
-            ++problems;
+            add_problem(&problems, "%s: %s is in " RECORD ": take it off the list", PENDING, stage);
         } else if (!in_record && !listed) {
-            print_message(RECORD ": no row for %s: run tools/compare-stages.sh on the H100, or "
-                          "list it in " PENDING " with why\n", stage);
-            ++problems;
+            add_problem(&problems,
+                        RECORD ": no row for %s: run tools/compare-stages.sh on the H100, or list "
+                               "it in " PENDING " with why",
+                        stage);
         } else if (in_record) {
             long long differing = -1, pixels = 0;
             const char *p = strstr(line, "differing pixels: ");
             if (!p || sscanf(p, "differing pixels: %lld of %lld", &differing, &pixels) != 2 ||
                 pixels <= 0) {
-                print_message(RECORD ": the row of %s says no count of differing pixels\n", stage);
-                ++problems;
+                add_problem(&problems, RECORD ": the row of %s says no count of differing pixels",
+                            stage);
             } else if (100.0 * (double)differing / (double)pixels > allowed_percent(stage)) {
-                print_message(RECORD ": %s differs from the reference in %lld of %lld pixels, more "
-                              "than its manifest allows\n", stage, differing, pixels);
-                ++problems;
+                add_problem(&problems,
+                            RECORD ": %s differs from the reference in %lld of %lld pixels, more "
+                                   "than its manifest allows",
+                            stage, differing, pixels);
             }
         }
     }
@@ -88,12 +90,12 @@ static int check(const char *record, const char *pending, const struct stage_lis
             for (int k = 0; !known && k < list->count; ++k)
                 known = strcmp(word, list->names[k]) == 0;
             if (!known) {
-                print_message("%s: '%s' is no stage folder\n", names[t], word);
-                ++problems;
+                add_problem(&problems, "%s: '%s' is no stage folder", names[t], word);
             }
             cursor = end ? end + 1 : NULL;
         }
-    return problems;
+    print_problems(NULL, &problems);
+    return problems.count;
 }
 
 static void every_stage_is_exact_at_full_size_or_pending(void **state)

@@ -53,37 +53,6 @@ struct changed_entry { /* a line of the changed list: RECORD, STAGE or runtime, 
     char record[NAME_CHARS], stage[128], hash[80];
     int used;
 };
-struct problems {
-    int count;
-    char text[65536];
-};
-
-static void add_problem(struct problems *problems, const char *format, ...)
-{
-    problems->count++;
-    size_t used = strlen(problems->text);
-    if (problems->count > 200) { /* enough to act on */
-        if (problems->count == 201)
-            snprintf(problems->text + used, sizeof problems->text - used, "... and more\n");
-        return;
-    }
-    va_list args;
-    va_start(args, format);
-    vsnprintf(problems->text + used, sizeof problems->text - used, format, args);
-    va_end(args);
-    used = strlen(problems->text);
-    snprintf(problems->text + used, sizeof problems->text - used, "\n");
-}
-
-static void print_problems(const struct problems *problems)
-{
-    for (const char *line = problems->text; *line;) {
-        size_t n = strcspn(line, "\n");
-        print_message("# %.*s\n", (int)n, line);
-        line += n + (line[n] == '\n');
-    }
-}
-
 /* Every stage's source hash now and the shared host code's (tools/stages, with STAGES_DIR when
  * stages_dir is not NULL). */
 static void current_hashes(const char *stages_dir, struct hashes *hashes)
@@ -376,7 +345,7 @@ static void test_the_committed_records(void **state)
     struct command_result *r = run_shell("date +%%s%%N");
     long long start = atoll(r->out);
     if (provenance_problems(REFERENCE, NULL, UNKNOWN_LIST, CHANGED_LIST, &problems)) {
-        print_problems(&problems);
+        print_problems(NULL, &problems);
         fail_msg("%d problem(s) with the provenance of the records in %s (above)", problems.count, REFERENCE);
     }
     r = run_shell("date +%%s%%N");
@@ -398,7 +367,7 @@ static void assert_problem(const struct problems *problems, const char *case_nam
             return;
         line += n + (line[n] == '\n');
     }
-    print_problems(problems);
+    print_problems(NULL, problems);
     fail_msg("%s: expected a problem naming '%s'%s%s; got those above", case_name, want, and_want ? " and " : "",
              and_want ? and_want : "");
 }
@@ -455,7 +424,7 @@ static void test_the_check_fails_when_it_should(void **state)
 
     /* As made: nothing to report. */
     if (provenance_problems(root, stages, unknown_list, changed_list, &problems)) {
-        print_problems(&problems);
+        print_problems(NULL, &problems);
         fail_msg("the made-up records, as tools/runner/provenance.sh wrote them, were refused (above)");
     }
 
@@ -496,7 +465,7 @@ static void test_the_check_fails_when_it_should(void **state)
                         campaign, now, sweep, now, sanitizer, now, changed_list),
                      0);
     if (provenance_problems(root, stages, unknown_list, changed_list, &problems)) {
-        print_problems(&problems);
+        print_problems(NULL, &problems);
         fail_msg("changes listed as known were refused (above)");
     }
     assert_int_equal(sh("printf '%s\\t01-base\\t%s\\tnothing changed\\n' >>'%s'", campaign, now, changed_list), 0);

@@ -142,28 +142,6 @@ static int read_report(const char *path, struct report *report)
 
 /* ---- The check --------------------------------------------------------------------------- */
 
-struct problems {
-    int count;
-    char text[16384];
-};
-
-static void add_problem(struct problems *problems, const char *format, ...)
-{
-    problems->count++;
-    size_t used = strlen(problems->text);
-    if (problems->count > 40) { /* the first forty say enough */
-        if (problems->count == 41)
-            snprintf(problems->text + used, sizeof problems->text - used, "... and more\n");
-        return;
-    }
-    va_list args;
-    va_start(args, format);
-    vsnprintf(problems->text + used, sizeof problems->text - used, format, args);
-    va_end(args);
-    used = strlen(problems->text);
-    snprintf(problems->text + used, sizeof problems->text - used, "\n");
-}
-
 static const struct run *find_run(const struct report *report, const char *stage, const char *tool,
                                   const char *scene)
 {
@@ -295,16 +273,6 @@ static int record_problems(const char *path, const char *stages_dir, struct prob
             add_problem(problems, "%s: in the report, but no stage folder has that name", stage);
     }
     return problems->count;
-}
-
-/* Each problem on a line of its own (cmocka's failure message holds a thousand characters). */
-static void print_problems(const char *path, const struct problems *problems)
-{
-    for (const char *line = problems->text; *line;) {
-        size_t n = strcspn(line, "\n");
-        print_message("# %s: %.*s\n", path, (int)n, line);
-        line += n + (line[n] == '\n');
-    }
 }
 
 /* ---- The record -------------------------------------------------------------------------- */

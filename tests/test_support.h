@@ -225,6 +225,43 @@ static inline void remove_temporary_folder(const char *path)
     assert_int_equal(helper_shell("rm -rf '%s'", path)->exit_code, 0);
 }
 
+/* ---- Problems: what a check of a record found, a line each ------------------------------- */
+
+/* The problems a check found: their count, and the first PROBLEMS_SHOWN of them, a line each
+ * (cmocka's failure message holds a thousand characters: print_problems prints them first). */
+#define PROBLEMS_SHOWN 200
+struct problems {
+    int count;
+    char text[65536];
+};
+
+static inline void add_problem(struct problems *problems, const char *format, ...)
+{
+    problems->count++;
+    size_t used = strlen(problems->text);
+    if (problems->count > PROBLEMS_SHOWN) {
+        if (problems->count == PROBLEMS_SHOWN + 1)
+            snprintf(problems->text + used, sizeof problems->text - used, "... and more\n");
+        return;
+    }
+    va_list args;
+    va_start(args, format);
+    vsnprintf(problems->text + used, sizeof problems->text - used, format, args);
+    va_end(args);
+    used = strlen(problems->text);
+    snprintf(problems->text + used, sizeof problems->text - used, "\n");
+}
+
+/* Each problem on a line of its own, after "# " and, when path is not NULL, "PATH: ". */
+static inline void print_problems(const char *path, const struct problems *problems)
+{
+    for (const char *line = problems->text; *line;) {
+        size_t n = strcspn(line, "\n");
+        print_message("# %s%s%.*s\n", path ? path : "", path ? ": " : "", (int)n, line);
+        line += n + (line[n] == '\n');
+    }
+}
+
 /* ---- Made-up stage trees ------------------------------------------------------------------- */
 
 /* A made-up stage folder STAGES/NAME (STAGES: a folder of stage folders, as STAGES_DIR names one;
