@@ -559,7 +559,6 @@ static void print_packets(const struct packet_work *w)
 struct lane_work {
     unsigned long long tiles, lanes;
     unsigned long long lane_steps;       /* every lane's steps of every kind, summed */
-    unsigned long long kind_by_kind;     /* a tile's longest walk of each kind, summed over kinds */
     unsigned long long one_loop;         /* a tile's most steps of one lane, its kinds together */
     unsigned long long kind_steps[KINDS];        /* the lanes' steps of each kind */
     unsigned long long kind_longest[KINDS];      /* a tile's longest walk of each kind */
@@ -594,10 +593,8 @@ static int trace_lanes(const struct spec_world *world, const struct spec_bvh *re
             most = all;
         w->lanes++;
     }
-    for (int k = 0; k < KINDS; ++k) {
-        w->kind_by_kind += longest[k];
+    for (int k = 0; k < KINDS; ++k)
         w->kind_longest[k] += longest[k];
-    }
     w->one_loop += most;
     w->tiles++;
     return 0;
@@ -606,7 +603,9 @@ static int trace_lanes(const struct spec_world *world, const struct spec_bvh *re
 /* What waiting lanes cost a warp, a tile on average, under three ways of walking. */
 static void print_lanes(const struct lane_work *w, int tile_step)
 {
-    double tiles = (double)w->tiles, steps = (double)w->lane_steps;
+    double tiles = (double)w->tiles, steps = (double)w->lane_steps, kind_by_kind = 0.0;
+    for (int k = 0; k < KINDS; ++k)
+        kind_by_kind += (double)w->kind_longest[k];
     printf("lanes: %llu tiles of 8x4 pixels (the tile of one pixel in %d across, one row in %d "
            "down), a lane a pixel, every answer the reference's\n", w->tiles, tile_step, tile_step);
     for (int k = 0; k < KINDS; ++k)
@@ -618,7 +617,7 @@ static void print_lanes(const struct lane_work *w, int tile_step)
     printf("a warp's steps, a tile: %.1f kind by kind, each as long as its longest walk "
            "(%.0f%% of lanes busy); %.1f with a pixel's walks in one loop (%.0f%%); %.1f with "
            "every lane always walking (the lanes' %.1f steps over 32)\n",
-           (double)w->kind_by_kind / tiles, 100.0 * steps / (PACKET * (double)w->kind_by_kind),
+           kind_by_kind / tiles, 100.0 * steps / (PACKET * kind_by_kind),
            (double)w->one_loop / tiles, 100.0 * steps / (PACKET * (double)w->one_loop),
            steps / PACKET / tiles, steps / tiles);
 }
