@@ -1432,6 +1432,9 @@ static void test_image_and_sanitizer_tools_include_side_stages(void **state) {
     assert_int_equal(sh("STAGES_DIR='%s' tools/compare-stages.sh scenes/quick.scene '%s/bin' >'%s/out' 2>'%s/err'",
                         f->stages, d, d, d), 0);
     assert_int_equal(sh("awk '{ print $1 }' '%s/out' | paste -sd' ' - | grep -qx 'stage 01-base 02-static 07a-side'", d), 0);
+    /* Stages rendered at once keep the list's order and the same lines. */
+    assert_int_equal(sh("STAGES_DIR='%s' COMPARE_JOBS=3 tools/compare-stages.sh scenes/quick.scene '%s/bin' >'%s/out3' 2>>'%s/err' && "
+                        "cmp '%s/out' '%s/out3'", f->stages, d, d, d, d, d), 0);
     /* compute-sanitizer and nvidia-smi stand-ins: every run is clean. */
     assert_int_equal(sh("printf '#!/bin/sh\\necho \"========= ERROR SUMMARY: 0 errors\"\\n' >'%s/fake-sanitizer' && "
                         "chmod +x '%s/fake-sanitizer'", d, d), 0);

@@ -6,6 +6,7 @@
 # manifest names (SPEC-PATH-TRACING.md section 6) and with the first stage of that estimator.
 # usage: tools/compare-stages.sh [SCENE] [BUILD_DIR] [PT_SCENE]
 #        (default scenes/benchmark.scene, build, scenes/pt-benchmark.scene)
+#        COMPARE_JOBS=N renders N stages at once (default 1)
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/runner/header-help.sh" "$@"
 case ${1:-} in
@@ -25,19 +26,42 @@ for name in $("$stages_tool" list); do
 done
 
 status=0
-# compare REFERENCE_IMAGE SCENE STAGE...: one line per stage.
+# COMPARE_JOBS: how many stages render and compare at once (default 1). Each line is still printed
+# in the list's order; at 8192x8192 an image is 201 MB on disk, so a job needs that much room.
+jobs=${COMPARE_JOBS:-1}
+[[ "$jobs" =~ ^[1-9][0-9]*$ ]] || { echo "compare-stages: COMPARE_JOBS must be a positive number, got '$jobs'" >&2; exit 2; }
+# compare_one REFERENCE_IMAGE SCENE FIRST_IMAGE STAGE: renders with STAGE and writes its line to
+# $work/STAGE-NAME.line; its exit status is compare-images' (non-zero: an image differs in size
+# or cannot be read). FIRST_IMAGE empty: the stage is the first, its image kept as the others'.
+compare_one() {
+    local reference=$1 scene=$2 first=$3 stage=$4 name to_reference to_first result=0
+    name=${stage##*/}
+    if ! "$stage" --scene "$scene" --output "$work/$name.ppm" >/dev/null; then
+        printf '%-28s %s\n' "$name" "failed: the stage exited with an error (its message above)" >"$work/$name.line"
+        return 1
+    fi
+    to_reference=$("$build/compare-images" "$reference" "$work/$name.ppm") || result=1
+    to_first=$("$build/compare-images" "${first:-$work/$name.ppm}" "$work/$name.ppm") || result=1
+    printf '%-28s %-70s %s\n' "$name" "$to_reference" "${to_first%%,*}" >"$work/$name.line"
+    [[ -z "$first" ]] || rm -f "$work/$name.ppm"
+    return "$result"
+}
+# compare REFERENCE_IMAGE SCENE STAGE...: one line per stage, in the order given; the first stage
+# alone, then the rest COMPARE_JOBS at a time.
 compare() {
-    local reference=$1 scene=$2 first='' stage name to_reference to_first
+    local reference=$1 scene=$2 stage first running=0 failed=0
     shift 2
-    for stage in "$@"; do
-        name=${stage##*/}
-        "$stage" --scene "$scene" --output "$work/$name.ppm" >/dev/null
-        [[ -n "$first" ]] || first="$work/$name.ppm"
-        to_reference=$("$build/compare-images" "$reference" "$work/$name.ppm") || status=1
-        to_first=$("$build/compare-images" "$first" "$work/$name.ppm") || status=1
-        printf '%-28s %-70s %s\n' "$name" "$to_reference" "${to_first%%,*}"
-        [[ "$work/$name.ppm" == "$first" ]] || rm -f "$work/$name.ppm"
+    compare_one "$reference" "$scene" '' "$1" || status=1
+    first="$work/${1##*/}.ppm"
+    for stage in "${@:2}"; do
+        compare_one "$reference" "$scene" "$first" "$stage" &
+        running=$((running + 1))
+        if [[ $running -ge $jobs ]]; then wait -n || failed=1; running=$((running - 1)); fi
     done
+    while [[ $running -gt 0 ]]; do wait -n || failed=1; running=$((running - 1)); done
+    [[ $failed -eq 0 ]] || status=1
+    for stage in "$@"; do cat "$work/${stage##*/}.line"; done
+    rm -f "$first"
 }
 
 if [[ ${#main[@]} -gt 0 ]]; then
