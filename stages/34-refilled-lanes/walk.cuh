@@ -147,8 +147,12 @@ __device__ __forceinline__ bool step_walk(const Scene *scene, struct walk *walk,
     }
     /* A tree deeper than the stack: the rest of the answer from every sphere. */
     if (walk->top + 1 > TREE_STACK) {
+        /* Its t through a variable of its own: the address of a field of the walk, passed to a
+         * function not inlined, would move the whole walk from registers to memory. */
+        float distance;
         walk->hit = every_sphere(scene, what, walk->origin, walk->direction, walk->a, walk->best,
-                                 walk->hit, &walk->best);
+                                 walk->hit, &distance);
+        walk->best = distance;
         return false;
     }
     /* The nearer entered child is taken next, straight from registers; only the farther waits on

@@ -3,8 +3,8 @@
 # threshold (-DREFILL_LANES=1, 4, 16, 32; the default is 8) and of its register budget
 # (-DBLOCKS_PER_SM_MIN=4: 64 registers); every build's image at 8192x8192 against stage 33's on the
 # benchmark, 10,000 random spheres and both 100,000-sphere scenes, and at an odd size and block
-# (1000x777, --block 10x3: warps of 30 lanes, tiles cut by the edges); test_gpu_stages and the
-# differential test on 34; kernel_events of every build (3 runs a scene, interleaved, µs); Nsight
+# (1000x777, --block 10x3: warps of 30 lanes, tiles cut by the edges); the differential test on
+# 34; kernel_events of every build (3 runs a scene, interleaved, µs); Nsight
 # Compute's lanes per warp instruction and warp instructions of the first band's kernel of 33 and
 # 34 on random-100k at 8192x8192; then the exactness record of every stage (tools/compare-stages.sh).
 # Logs in logs.tgz.
@@ -42,8 +42,6 @@ s=build/scenes
   done
 done; } | tee "$OUT/full-size.txt"
 echo "full size $(el) s"
-timeout 100 build/tests/test_gpu_stages >"$OUT/test_gpu_stages.txt" 2>&1
-echo "test_gpu_stages rc=$? $(el) s: $(grep -E 'PASSED|FAILED' "$OUT/test_gpu_stages.txt" | tail -3 | tr '\n' ' ')"
 timeout 100 tools/difftest.sh --seeds "${SEEDS:-48}" --stages 34 --jobs 16 >"$OUT/difftest.txt" 2>&1
 echo "difftest rc=$? $(el) s: $(tail -1 "$OUT/difftest.txt")"
 { echo "variant,scene,run,kernel_events_us"
