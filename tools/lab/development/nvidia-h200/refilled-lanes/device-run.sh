@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Device run of stage 34 (refilled lanes) in development: build, with variants of its refill
+# Device run of side stage 33e (refilled lanes) in development: build, with variants of its refill
 # threshold (-DREFILL_LANES=1, 4, 16, 32; the default is 8) and of its register budget
 # (-DBLOCKS_PER_SM_MIN=4: 64 registers); every build's image at 8192x8192 against stage 33's on the
 # benchmark, 10,000 random spheres and both 100,000-sphere scenes, and at an odd size and block
@@ -16,7 +16,7 @@ t0=$(date +%s); el() { echo $(( $(date +%s) - t0 )); }
 L=/tmp/logs; mkdir -p $L
 trap 'tar -czf "$OUT/logs.tgz" -C /tmp logs' EXIT
 { nvidia-smi --query-gpu=name,driver_version,uuid --format=csv,noheader; nvcc --version | tail -2; date -u; cat .kit/revision.txt; } | tee $L/gpu.txt "$OUT/env.txt"
-A=33-branch-free-boxes B=34-refilled-lanes
+A=33-branch-free-boxes B=33e-refilled-lanes
 VARIANTS=${VARIANTS:-"r1:-DREFILL_LANES=1 r4:-DREFILL_LANES=4 r16:-DREFILL_LANES=16 r32:-DREFILL_LANES=32 b4:-DBLOCKS_PER_SM_MIN=4"}
 CUDA_ARCH=90 make -j"$(nproc)" build/$A build/$B build/01-base build/cpu-reference build/compare-images build/tests/test_gpu_stages scenes >$L/build.log 2>&1 || { tail -30 $L/build.log; exit 1; }
 bins="build/$A build/$B"
@@ -68,7 +68,7 @@ for st in $A $B; do
       -k regex:render_kernel -c 1 --csv build/$st --scene $s/random-100k.scene >"$OUT/lanes$id.csv" 2>$L/ncu$id.log
   echo "ncu $st rc=$? $(el) s"; grep -E "thread_inst|inst_executed.sum|duration|warps_active" "$OUT/lanes$id.csv" | awk -F'","' '{print $(NF-2), $(NF-1), $NF}'
 done
-# The exactness record at full size, every stage of both tracks (stage 34 with them).
+# The exactness record at full size, every stage of both tracks (33e with them).
 CUDA_ARCH=90 make -j"$(nproc)" all >$L/build-all.log 2>&1 || tail -5 $L/build-all.log
 COMPARE_JOBS=8 timeout $(( ${END:-570} - $(el) )) tools/compare-stages.sh >"$OUT/compare-stages.txt" 2>$L/compare.err
 echo "compare-stages rc=$? $(el) s, $(wc -l <"$OUT/compare-stages.txt") lines; not exact: $(grep -c '^[0-9p].*differing pixels: [1-9]' "$OUT/compare-stages.txt")"

@@ -1,5 +1,5 @@
 /*
- * Stage 34, refilled lanes: a warp's lanes take their pixel's next ray, or the next pixel, as
+ * Side stage 33e, refilled lanes: a warp's lanes take their pixel's next ray, or the next pixel, as
  * their walks end, instead of waiting for the warp's longest walk.
  *
  * Until stage 33 a thread walks its pixel's four rays one after another, each walk a loop, and a
