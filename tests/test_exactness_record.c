@@ -1,5 +1,6 @@
-/* The course's exactness record at full size, results/reference/nvidia-h100-80gb-hbm3/
- * compare-stages.txt (tools/compare-stages.sh on the H100: the benchmark at 8192x8192 by every
+/* The course's exactness record at full size, results/reference/nvidia-h200/compare-stages.txt
+ * (tools/compare-stages.sh on the H200, compare-stages.env.txt beside it says which revision and
+ * GPU made it: the benchmark at 8192x8192 by every
  * stage against the CPU reference, the path-tracing stages against build/pt-reference): every stage
  * folder (tools/stages list) must have its row there with no pixel differing from the reference,
  * or, for a stage that changes the arithmetic on purpose, no more than its manifest's
@@ -10,7 +11,7 @@
  * shown to fail on made-up records and lists. Run from the repository root. */
 #include "test_support.h"
 
-#define RECORD "results/reference/nvidia-h100-80gb-hbm3/compare-stages.txt"
+#define RECORD "results/reference/nvidia-h200/compare-stages.txt"
 #define PENDING "tests/exactness-pending.tsv"
 #define TEXT_MAX (1 << 20)
 
@@ -60,7 +61,7 @@ static int check(const char *record, const char *pending, const struct stage_lis
             add_problem(&problems, "%s: %s is in " RECORD ": take it off the list", PENDING, stage);
         } else if (!in_record && !listed) {
             add_problem(&problems,
-                        RECORD ": no row for %s: run tools/compare-stages.sh on the H100, or list "
+                        RECORD ": no row for %s: run tools/compare-stages.sh on a GPU, or list "
                                "it in " PENDING " with why",
                         stage);
         } else if (in_record) {
