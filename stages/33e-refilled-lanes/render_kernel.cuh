@@ -9,7 +9,7 @@
  * still walking has its pixel): then the waiting lanes move on together, so that the code between
  * walks runs for several lanes at once, not for one lane at a time. */
 #ifndef REFILL_LANES
-#define REFILL_LANES 8
+#define REFILL_LANES 16
 #endif
 
 /* Renders the rows first_row .. end_row - 1 of the image (one band). The band's pixels are a
