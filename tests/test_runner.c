@@ -277,7 +277,7 @@ static void test_statistics_by_hand(void **state) {
     assert_int_equal(sh("grep -qx '| 01-base | 1000 | 100 | 500 | 400 | 400 | 10 | 200 | 2610 |' "
                         "'%s/results/fake-gpu/summary.md'", f->dir), 0);
     /* The speed-up table has the median beside the mean. */
-    assert_int_equal(sh("grep -qx '| 01-base | 2610 | 2510 | 1.00x | 1.00x | 400 | 300 | 1.00x | 1.00x |' "
+    assert_int_equal(sh("grep -qx '| 01-base | 2610 | 2510 | 1.00x | 1.00x | 400 | 300 | 1.00x | 1.00x | A |' "
                         "'%s/results/fake-gpu/summary.md'", f->dir), 0);
 }
 
@@ -783,13 +783,13 @@ static void test_side_stage_tables(void **state) {
     assert_true(side_row > LINE_OF(f, md, "| 07-shared | 7000 | 700 | 3500 | 100 | 2800 | 70 | 1400 | 15570 |"));
     assert_int_equal(sh("grep -q '^| 07a-side | 2000 |' '%s/%s'", d, md), 1); /* not in the main table */
     /* Main chain: vs 01 = 2310 / 15570, vs builds-on (02, not 07a) = 4520 / 15570. */
-    assert_true(LINE_OF(f, md, "| 07-shared | 15570 | 15570 | 0.15x | 0.29x | 100 | 100 | 1.00x | 1.00x |") > 0);
+    assert_true(LINE_OF(f, md, "| 07-shared | 15570 | 15570 | 0.15x | 0.29x | 100 | 100 | 1.00x | 1.00x | A |") > 0);
     /* Side stages against their parents: 15570 / 4520 and (builds-on 07a-side) 4520 / 2310. */
-    assert_true(LINE_OF(f, md, "| 07a-side | 07-shared | 4520 | 4520 | 3.44x | 100 | 100 | 1.00x |") > 0);
-    assert_true(LINE_OF(f, md, "| 07b-other | 07a-side | 2310 | 2310 | 1.96x | 100 | 100 | 1.00x |") > 0);
+    assert_true(LINE_OF(f, md, "| 07a-side | 07-shared | 4520 | 4520 | 3.44x | 100 | 100 | 1.00x | A |") > 0);
+    assert_true(LINE_OF(f, md, "| 07b-other | 07a-side | 2310 | 2310 | 1.96x | 100 | 100 | 1.00x | A |") > 0);
     /* The top README has the speed-up table against builds-on, and the side-stage tables too. */
     assert_int_equal(sh("grep -qF '| vs 01 | vs builds-on | kernel mean [µs] |' '%s/root/README.md'", d), 0);
-    assert_true(LINE_OF(f, "root/README.md", "| 07b-other | 07a-side | 2310 | 2310 | 1.96x | 100 | 100 | 1.00x |") > 0);
+    assert_true(LINE_OF(f, "root/README.md", "| 07b-other | 07a-side | 2310 | 2310 | 1.96x | 100 | 100 | 1.00x | A |") > 0);
     assert_true(LINE_OF(f, "root/README.md", "| 07a-side | 07-shared | 2000 | 200 | 1000 | 100 | 800 | 20 | 400 | 4520 |") > 0);
     /* A side stage's README compares it with its parent and lists its extra µs metrics after the
      * phases, in the order the stage printed them. */
@@ -1207,7 +1207,7 @@ static void test_pt_stages_verified_against_pt_reference(void **state) {
     assert_int_equal(sh_num(ROWS "awk -F, '$3 == \"p02-nomalloc\" && $12 == \"samples_per_second\" && $15 == \"ok\"' | wc -l", d), 3);
     /* The summary's path-tracing table: rays/s median 1e12 / 9900 (kernel_events 7900, 9900,
      * 11900), samples/s 2097152e6 / 9900; kernels and the copy and accumulation parts of run 2. */
-    assert_int_equal(sh("grep -qF '| p01-base | – | 101.01 | 211.83 | 5000 | 2500 | 2500 | 1.00x | – |' '%s/results/fake-gpu/summary.md'", d), 0);
+    assert_int_equal(sh("grep -qF '| p01-base | – | 101.01 | 211.83 | 5000 | 2500 | 2500 | 1.00x | – | A |' '%s/results/fake-gpu/summary.md'", d), 0);
     /* A wrong picture: not timed; the other stage is. */
     assert_int_equal(sh("rm -rf '%s/results'", d), 0);
     assert_int_equal(RUN(f, "FAKE_BAD_IMAGE=p02-nomalloc", "--runs 1 --stages p1-2"), 1);
@@ -1334,6 +1334,60 @@ static void test_pt_stage_verified_against_its_estimator(void **state) {
     assert_int_equal(sh_num(ROWS "awk -F, '$3 == \"p08b-next-event\"' | wc -l", d), 0);
 }
 
+/* Ratios only within one campaign (tools/runner/summarize.py's campaign_list): 01-base's and
+ * 02-static's runs interleaved on one GPU are campaign A; 03-third's, timed after them on another
+ * GPU, campaign B. summary.md, docs/results.md's tables, the stage READMEs and README.md's index
+ * give 02 against 01 (total 4000 / 2000 µs, kernel 400 / 200: 2.00x) and no ratio of 03 against
+ * 02 ("–†" in the tables, no change in its README, "–†" in the index), each naming the campaigns. */
+static void test_ratios_only_within_a_campaign(void **state) {
+    SKIP_WITHOUT_TOOL(missing_tool);
+    fixture *f = *state;
+    const char *d = f->dir;
+    make_readme_root(f, "01-base 02-static 03-third");
+    const char *run = "8192,8192,19,16x16,pageable";
+    /* order:stage:GPU:total: 01 and 02 alternate on GPU-fake-a, 03 runs afterwards on GPU-fake-b. */
+    assert_int_equal(sh("mkdir -p '%s/root/results/reference/fake-gpu' '%s/root/docs' && "
+                        "{ echo order,run,stage,host,gpu,gpu_uuid,width,height,spheres,block,host_memory,metric,value,unit,status; "
+                        "for row in 1:01-base:a:4000 2:02-static:a:2000 3:01-base:a:4000 4:02-static:a:2000 "
+                        "5:03-third:b:1000 6:03-third:b:1000; do set -- $(echo $row | tr : ' '); "
+                        "for m in total:$4 kernel:$(($4 / 10)) kernel_events:$(($4 / 10)); do "
+                        "echo \"$1,$1,$2,host1,Fake GPU,GPU-fake-$3,%s,${m%%%%:*},${m#*:},us,ok\"; done; done; } "
+                        "| gzip -9 -n >'%s/root/results/reference/fake-gpu/runs.csv.gz' && "
+                        "printf '# Course\\n\\n<!-- index:begin -->\\n<!-- index:end -->\\n' >'%s/root/README.md' && "
+                        "printf '# Results\\n\\n<!-- results:begin -->\\n<!-- results:end -->\\n' >'%s/root/docs/results.md'",
+                        d, d, run, d, d, d), 0);
+    assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' 2>'%s/err'", d, d), 0);
+    assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' --check", d), 0);
+    const char *md = "root/results/reference/fake-gpu/summary.md";
+    const char *lines[][2] = {
+        {md, "| 02-static | 2000 | 2000 | 2.00x | 2.00x | 200 | 200 | 2.00x | 2.00x | A |"},
+        {md, "| 03-third | 1000 | 1000 | –† | –† | 100 | 100 | –† | –† | B |"},
+        {md, "- **A**: 1 GPU (…GPU-fake-a); 01-base and 02-static"},
+        {md, "- **B**: 1 GPU (…GPU-fake-b); 03-third"},
+        {"root/docs/results.md", "| 03-third | 1000 | 1000 | –† | –† | 100 | 100 | –† | –† | B |"},
+        {"root/stages/02-static/README.md", "| Total time | 4000 | 2000 | -50.0% | 2000 | 0 | 2000 | 2000 | 2 |"},
+        {"root/stages/03-third/README.md", "| Total time | 2000 | 1000 | – | 1000 | 0 | 1000 | 1000 | 2 |"},
+        {"root/stages/03-third/README.md", "**Fake GPU** ([all data](../../results/reference/fake-gpu/summary.md)), campaign B "
+                                           "of its runs (all data lists the campaigns); 02-static was timed in campaign A, "
+                                           "another campaign, so no change is given (compare the two means with that in mind), µs:"},
+        {"root/README.md", "| [02-static](stages/02-static/README.md) | the fake 02-static | total 2.00x, kernel 2.00x | A |"},
+        {"root/README.md", "| [03-third](stages/03-third/README.md) | the fake 03-third | –† | B (02: A) |"},
+    };
+    for (size_t k = 0; k < sizeof lines / sizeof *lines; k++) {
+        if (LINE_OF(f, lines[k][0], lines[k][1]) <= 0) {
+            sh("sed 's|^|# %s: |' '%s/%s'", lines[k][0], d, lines[k][0]);
+            fail_msg("%s lacks the line: %s", lines[k][0], lines[k][1]);
+        }
+    }
+    /* The same runs all on one GPU, 03's among the others': one campaign, every ratio given. */
+    assert_int_equal(sh("cd '%s/root/results/reference/fake-gpu' && zcat runs.csv.gz | "
+                        "sed 's/GPU-fake-b/GPU-fake-a/; s/^5,5,03-third/2,2,03-third/' | gzip -9 -n >new.gz && mv new.gz runs.csv.gz", d), 0);
+    assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root'", d), 0);
+    assert_true(LINE_OF(f, md, "| 03-third | 1000 | 1000 | 4.00x | 2.00x | 100 | 100 | 4.00x | 2.00x | A |") > 0);
+    assert_true(LINE_OF(f, "root/README.md", "| [03-third](stages/03-third/README.md) | the fake 03-third | "
+                                             "total 2.00x, kernel 2.00x | A |") > 0);
+}
+
 /* tools/runner/summarize.py on a campaign with path-tracing rows (tests/fixtures/pt-runs.csv, as a
  * live
  * runs.csv, and gzipped as a committed runs.csv.gz for update_readmes.py: 01-base
@@ -1348,20 +1402,20 @@ static void test_pt_summary_tables(void **state) {
     const char *md = "results/fake-gpu/summary.md";
     /* Speed-up by rays/s median: p02 over p01; p05 over p02 (the chain); p05a over its parent
      * p05; p06 over p05 (the chain, not the side stage p05a); p06 reports no frame_copy. */
-    long p01 = LINE_OF(f, md, "| p01-base | – | 100.00 | 10.00 | 5000000 | 2500000 | 2500000 | 1.00x | – |");
-    long p02 = LINE_OF(f, md, "| p02-no-device-malloc | p01-base | 200.00 | 20.00 | 2500000 | 1250000 | 1250000 | 2.00x | 2.00x |");
-    long p05 = LINE_OF(f, md, "| p05-soa-samples | p02-no-device-malloc | 400.00 | 40.00 | 1250000 | 625000 | 625000 | 4.00x | 2.00x |");
-    long p05a = LINE_OF(f, md, "| p05a-split-channels | p05-soa-samples | 300.00 | 30.00 | 1666666 | 833333 | 833333 | 3.00x | 0.75x |");
-    long p06 = LINE_OF(f, md, "| p06-device-accumulation | p05-soa-samples | 800.00 | 80.00 | 1250000 | – | – | 8.00x | 2.00x |");
+    long p01 = LINE_OF(f, md, "| p01-base | – | 100.00 | 10.00 | 5000000 | 2500000 | 2500000 | 1.00x | – | A |");
+    long p02 = LINE_OF(f, md, "| p02-no-device-malloc | p01-base | 200.00 | 20.00 | 2500000 | 1250000 | 1250000 | 2.00x | 2.00x | A |");
+    long p05 = LINE_OF(f, md, "| p05-soa-samples | p02-no-device-malloc | 400.00 | 40.00 | 1250000 | 625000 | 625000 | 4.00x | 2.00x | A |");
+    long p05a = LINE_OF(f, md, "| p05a-split-channels | p05-soa-samples | 300.00 | 30.00 | 1666666 | 833333 | 833333 | 3.00x | 0.75x | A |");
+    long p06 = LINE_OF(f, md, "| p06-device-accumulation | p05-soa-samples | 800.00 | 80.00 | 1250000 | – | – | 8.00x | 2.00x | A |");
     assert_true(p01 > 0 && p02 == p01 + 1 && p05 == p02 + 1 && p05a == p05 + 1 && p06 == p05a + 1);
     assert_int_equal(sh("grep -qF '| stage | compared with | rays/s median [M] | samples/s median [M] | kernels median [µs] | "
-                        "frame_copy median [µs] | host_accumulate median [µs] | vs p01 | vs compared with |' '%s/%s'", d, md), 0);
+                        "frame_copy median [µs] | host_accumulate median [µs] | vs p01 | vs compared with | campaign |' '%s/%s'", d, md), 0);
     /* Times: total 10000120, 9091029, 11111231 µs -> mean 10067460, median 10000120, min, max;
      * kernel phase 120 less; kernel_events 100 less than the phase. */
     assert_true(LINE_OF(f, md, "| p01-base | 10067460 | 10000120 | 1011783 | 9091029 | 11111231 | 10067340 | 10000000 | "
                                "1011783 | 9090909 | 11111111 | 10067240 | 9999900 | 1011783 | 9090809 | 11111011 | 3 |") > 0);
     /* After the main chain's tables, which hold the main stage only, unchanged. */
-    long main_speedup = LINE_OF(f, md, "| 01-base | 6000 | 6000 | 1.00x | 1.00x | 5000 | 5000 | 1.00x | 1.00x |");
+    long main_speedup = LINE_OF(f, md, "| 01-base | 6000 | 6000 | 1.00x | 1.00x | 5000 | 5000 | 1.00x | 1.00x | A |");
     assert_true(LINE_OF(f, md, "| 01-base | 1000 | – | – | 5000 | – | – | – | 6000 |") > 0);
     assert_true(main_speedup > 0 && p01 > main_speedup);
     assert_int_equal(sh("grep -q '^| p01-base | 10 | 20 |' '%s/%s'", d, md), 1);
@@ -1404,7 +1458,7 @@ static void test_pt_summary_tables(void **state) {
                         "test $(wc -l <'%s/root/stages/p06-device-accumulation/README.md') -eq 1", d, d), 0);
     /* The main stage's README knows nothing of the track; the top README has its tables. */
     assert_int_equal(sh("grep -q 'p0' '%s/root/stages/01-base/README.md'", d), 1);
-    assert_true(LINE_OF(f, "root/README.md", "| p06-device-accumulation | p05-soa-samples | 800.00 | 80.00 | 1250000 | – | – | 8.00x | 2.00x |") > 0);
+    assert_true(LINE_OF(f, "root/README.md", "| p06-device-accumulation | p05-soa-samples | 800.00 | 80.00 | 1250000 | – | – | 8.00x | 2.00x | A |") > 0);
 
     /* plot.py: the track's own picture, and none of it in the main track's. */
     if (sh("python3 -c 'import matplotlib' 2>/dev/null") != 0) {
@@ -1752,6 +1806,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_pt_stages_verified_against_pt_reference, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pt_stage_verified_against_its_estimator, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pt_summary_tables, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ratios_only_within_a_campaign, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stage_without_executable_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stage_numbers_of_more_than_two_digits_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reference_with_out_refused, setup, teardown),

@@ -28,6 +28,12 @@ rows, e.g. kernel_events,rays_per_second,registers), the medians of those stages
 campaigns, a column per GPU and stage, each against the first. Files without the markers are
 left alone.
 
+Every ratio or change between two stages that these blocks give (the index, the headline, the
+speed-up tables, a stage's change column and rays/s, the medians and scaling blocks) is given
+only where both stages were timed in one campaign on the same GPUs (summarize.py's
+campaign_list: a folder's runs hold several campaigns); elsewhere a dash (in tables "–†") and
+the campaign each figure comes from.
+
 A campaign folder's runs are runs.csv.gz once its campaign has ended, runs.csv while it runs (or
 after it was cut off): tools/runner/runs_file.py reads either, runs.csv first.
 
@@ -77,6 +83,34 @@ def gpu_folders(results, label=""):
         rows = sm.load_folder_runs(folder)
         out.append((slug, sm.gpu_of(rows) + label, rows, sm.summarize(rows), sm.image_summarize(rows)))
     return out
+
+
+_campaigns, _dates = {}, {}
+
+
+def campaigns_of(rows, folder):
+    """({stage: campaign label}, {label: when it ran}) of ROWS, the runs of FOLDER (sm.campaign_list;
+    the dates from FOLDER/env.txt, none without FOLDER), made once per runs file and folder read:
+    every README asks again."""
+    if id(rows) not in _campaigns:
+        found = sm.campaign_list(rows)
+        _campaigns[id(rows)] = (found, {stage: c["label"] for c in found for stage in c["stages"]})
+    found, labels = _campaigns[id(rows)]
+    if folder not in _dates:
+        _dates[folder] = sm.gpu_dates(folder) if folder else {}
+    return labels, {c["label"]: sm.campaign_days(c, _dates[folder]) for c in found}
+
+
+def campaign_labels(rows):
+    """{stage: campaign label} of ROWS (campaigns_of)."""
+    return campaigns_of(rows, None)[0]
+
+
+def campaign_when(rows, folder, stage):
+    """When STAGE's campaign in ROWS (FOLDER's runs) ran, or its label where env.txt says not."""
+    labels, when = campaigns_of(rows, folder)
+    label = labels.get(stage, "?")
+    return when.get(label) or label
 
 
 def reference(folders):
@@ -151,7 +185,8 @@ def top_block(folders, up="../"):
     ref = reference(folders)
     if ref is None:
         return "No measurements yet: run `./run.sh`."
-    slug, gpu, _, summary, _ = ref
+    slug, gpu, rows, summary, _ = ref
+    labels = campaign_labels(rows)
     parts = [f"Measured on **{gpu}** (mean of the runs, µs; all GPUs and the study's own numbers in "
              f"[{RESULTS_LINK}/]({up}{RESULTS_LINK}/README.md), every statistic in "
              f"[{RESULTS_LINK}/{slug}/summary.md]({up}{RESULTS_LINK}/{slug}/summary.md)).",
@@ -161,14 +196,19 @@ def top_block(folders, up="../"):
         if sm.side_stages(summary):
             parts += ["Side stages (each branches from a stage of the chain to try another way):", "",
                       sm.side_phases_table(summary), ""]
-        parts += ["Speed-up along the main chain (ratios of means):", "", sm.speedup_table(summary), ""]
+        parts += ["Speed-up along the main chain (ratios of means, within a campaign; the campaigns are "
+                  "listed below):", "", sm.speedup_table(summary, labels), ""]
         if sm.side_stages(summary):
-            parts += ["Side stages against the stage they branch from (ratios of means):", "",
-                      sm.side_speedup_table(summary), ""]
+            parts += ["Side stages against the stage they branch from (ratios of means, within a campaign):", "",
+                      sm.side_speedup_table(summary, labels=labels), ""]
     if sm.pt_stages(summary):
         parts += ["The path-tracing track (its kernel phase is the whole render loop), time per stage (µs):", "", sm.pt_times_table(summary), "",
-                  "Its rays and samples per second (medians, millions) and the speed-up by rays/s:", "",
-                  sm.pt_throughput_table(summary), ""]
+                  "Its rays and samples per second (medians, millions) and the speed-up by rays/s, within a "
+                  "campaign:", "", sm.pt_throughput_table(summary, labels=labels), ""]
+    parts += [f"The campaigns of [{RESULTS_LINK}/{slug}/runs.csv.gz]({up}{RESULTS_LINK}/{slug}/runs.csv.gz) "
+              "(a campaign: stages whose runs were interleaved on one set of physical GPUs, `gpu_uuid`; "
+              "the dates from its `env.txt`):", ""]
+    parts += sm.campaign_legend(rows, os.path.join(RESULTS_LINK, slug)) + ["", sm.NOT_COMPARED, ""]
     for name, alt in (("phases.png", f"Phase times per stage on {gpu}"),
                       ("kernel.png", f"Kernel time per stage on {gpu}"),
                       ("pathtrace.png", f"Rays per second per path-tracing stage on {gpu}")):
@@ -204,67 +244,129 @@ def times(a, b):
     return f"{a / b:.2f}x" if a and b else None
 
 
-def change_cell(summary, stage):
-    """A stage's measured change against the stage it builds on (medians of the reference GPU):
-    total and kernel (CUDA events) for the main track, rays/s for the path tracer; the stage's
-    own numbers for the first of a track."""
+def short_id(stage):
+    """A stage's number as the tables write it (02, 26, p08a)."""
+    return stage.split("-")[0]
+
+
+def campaign_column(labels, stage, base, prefix=""):
+    """The index's campaign cell: STAGE's campaign, and BASE's beside it where that is another."""
+    own = f"{prefix}{labels.get(stage, '?')}"
+    if base and not sm.same_campaign(labels, stage, base):
+        return f"{own} ({short_id(base)}: {prefix}{labels.get(base, '?')})"
+    return own
+
+
+def change_cell(summary, stage, labels=None):
+    """(A stage's measured change against the stage it builds on, its campaign): medians of the
+    reference GPU, total and kernel (CUDA events) for the main track, rays/s for the path
+    tracer, where both were timed in one campaign (LABELS: sm.campaigns(), None: one campaign;
+    else –†); the stage's own numbers for the first of a track."""
     if stage not in summary:
-        return "not measured yet"
+        return "not measured yet", "–"
+    labels = labels if labels is not None else {s: "A" for s in summary}
     base = sm.comparable_baseline(stage, summary)
+    campaign = campaign_column(labels, stage, base)
+    if base and not sm.same_campaign(labels, stage, base):
+        return "–†", campaign
     if sm.is_pt_stage(stage):
         rays = sm.median(summary, stage, "rays_per_second")
         if base:
             return (f"rays/s {times(rays, sm.median(summary, base, 'rays_per_second')) or '–'}, "
-                    f"total {times(sm.median(summary, base, 'total'), sm.median(summary, stage, 'total')) or '–'}")
+                    f"total {times(sm.median(summary, base, 'total'), sm.median(summary, stage, 'total')) or '–'}",
+                    campaign)
         scene = sm.campaign_scene(stage)
         if scene:
-            return f"{rays / 1e6:,.0f} M rays/s on `{os.path.basename(scene)}`" if rays else "–"
-        return f"{rays / 1e6:,.1f} M rays/s" if rays else "–"
+            return (f"{rays / 1e6:,.0f} M rays/s on `{os.path.basename(scene)}`" if rays else "–"), campaign
+        return (f"{rays / 1e6:,.1f} M rays/s" if rays else "–"), campaign
     total, kernel = sm.median(summary, stage, "total"), sm.median(summary, stage, "kernel_events")
     if not base:
-        return f"total {total / 1000:,.0f} ms, kernel {kernel / 1000:,.1f} ms" if total and kernel else "–"
+        return (f"total {total / 1000:,.0f} ms, kernel {kernel / 1000:,.1f} ms" if total and kernel else "–"), campaign
     return (f"total {times(sm.median(summary, base, 'total'), total) or '–'}, "
-            f"kernel {times(sm.median(summary, base, 'kernel_events'), kernel) or '–'}")
+            f"kernel {times(sm.median(summary, base, 'kernel_events'), kernel) or '–'}"), campaign
 
 
-def scaling_cell(scaling_summary, stage):
-    """A stage the benchmark campaign has not timed, from the scaling campaign: its kernel against
-    the stage it builds on, on the largest scene both were timed on; None without both."""
+def scaling_cell(scaling_summary, stage, labels=None, prefix="scaling "):
+    """A stage the benchmark campaign has not timed, from the scaling campaign: (its kernel against
+    the stage it builds on, on the largest scene both were timed on, where both were timed in
+    one campaign of that folder (LABELS, else –†); its campaign, PREFIX before the label); None
+    without both."""
     parent = sm.builds_on(stage)
     common = [pair for pair in sm.scaling_pairs(scaling_summary)
               if pair[0] == stage and (parent, pair[1]) in scaling_summary]
     if not parent or not common:
         return None
+    labels = labels if labels is not None else {s: "A" for s, _ in scaling_summary}
     pair = max(common, key=lambda p: scaling_summary[p]["spheres"])
     kernel = sm.scaling_stat(scaling_summary, pair, "kernel_events", "median")
     parent_kernel = sm.scaling_stat(scaling_summary, (parent, pair[1]), "kernel_events", "median")
     if not kernel or not parent_kernel:
         return None
-    return f"kernel {times(parent_kernel, kernel)} on {scaling_summary[pair]['spheres']:,} spheres (scaling campaign)"
+    campaign = campaign_column(labels, stage, parent, prefix)
+    if not sm.same_campaign(labels, stage, parent):
+        return f"–† on {scaling_summary[pair]['spheres']:,} spheres (scaling campaign)", campaign
+    return (f"kernel {times(parent_kernel, kernel)} on {scaling_summary[pair]['spheres']:,} spheres "
+            "(scaling campaign)"), campaign
+
+
+def index_legend(link, rows, folder, used, prefix=""):
+    """The sentence under the index naming the campaigns of one runs file (LINK, from the root)
+    that its campaign column used (USED: their labels, written there after PREFIX), or None."""
+    dates = sm.gpu_dates(folder)
+    # One sentence, not a list: the front page keeps to its length (tests/test_front_door.c).
+    entries = [f"**{prefix}{c['label']}** {sm.campaign_description(c, dates)}: {sm.campaign_stages(c)}"
+               for c in sm.campaign_list(rows) if c["label"] in used]
+    return f"Campaigns of [{link}]({link}): " + "; ".join(entries) + "." if entries else None
 
 
 def index_block(folders, scaling=(), pt_scaling=()):
     """README.md's course index: every stage by chapter (its manifest's), with its lesson and its
     measured change on the reference GPU against the stage it builds on (for a stage that only
-    the scaling campaign of its track has timed yet, from that campaign)."""
+    the scaling campaign of its track has timed yet, from that campaign), given only where both
+    were timed in one campaign; a column names each figure's campaign, and a sentence under the
+    tables says what each was."""
     ref = reference(folders)
     summary = ref[3] if ref else {}
-    scaling_summary = next((f[3] for f in scaling if ref and f[0] == ref[0]), {})
-    pt_scaling_summary = next((f[3] for f in pt_scaling if ref and f[0] == ref[0]), {})
+    labels = campaign_labels(ref[2]) if ref else {}
     gpu = ref[1] if ref else "the reference GPU"
+    # The scaling campaigns of the reference GPU: {folder name: its (slug, gpu, rows, summary)}.
+    growing = {name: next((f for f in found if ref and f[0] == ref[0]), None)
+               for name, found in (("scaling", scaling), (PT_SCALING, pt_scaling))}
+    used = {"": set(), "scaling": set(), PT_SCALING: set()}
     parts = []
     chapter = None
     for stage, m in sorted(sm.manifests().items(), key=lambda item: item[1]["order"]):
         if m["chapter"] != chapter:
             chapter = m["chapter"]
             parts += ["" if parts else None, f"### {chapter}", "",
-                      f"| stage | lesson | {gpu}, medians: speed-up over the stage it builds on (above 1x: faster) |", "|---|---|---|"]
+                      f"| stage | lesson | {gpu}, medians: speed-up over the stage it builds on (above 1x: faster) "
+                      "| campaign |", "|---|---|---|---|"]
         side = " (side)" if m["kind"] == "side" else ""
         lesson = m["lesson"].replace("_", "\\_")  # __launch_bounds__ is no emphasis
-        cell = change_cell(summary, stage)
-        if stage not in summary:
-            cell = scaling_cell(pt_scaling_summary if sm.is_pt_stage(stage) else scaling_summary, stage) or cell
-        parts.append(f"| [{stage}](stages/{stage}/README.md){side} | {lesson} | {cell} |")
+        cell, campaign = change_cell(summary, stage, labels)
+        if stage in summary:
+            base = sm.comparable_baseline(stage, summary)
+            used[""].update(labels[s] for s in (stage, base) if s in labels)
+        else:
+            name = PT_SCALING if sm.is_pt_stage(stage) else "scaling"
+            source = growing[name]
+            found = scaling_cell(source[3], stage, campaign_labels(source[2]), f"{name} ") if source else None
+            if found:
+                cell, campaign = found
+                scaling_labels = campaign_labels(source[2])
+                used[name].update(scaling_labels[s] for s in (stage, sm.builds_on(stage)) if s in scaling_labels)
+        parts.append(f"| [{stage}](stages/{stage}/README.md){side} | {lesson} | {cell} | {campaign} |")
+    legend = [index_legend(f"{RESULTS_LINK}/{ref[0]}/runs.csv.gz", ref[2], os.path.join(RESULTS_LINK, ref[0]),
+                           used[""])] if ref else []
+    for name, source in growing.items():
+        if source:
+            legend.append(index_legend(f"{RESULTS_LINK}/{source[0]}/{name}/runs.csv.gz", source[2],
+                                       os.path.join(RESULTS_LINK, source[0], name), used[name], f"{name} "))
+    legend = [line for line in legend if line]
+    if legend:
+        parts += ["", " ".join(["A campaign: stages whose runs were interleaved on one set of physical GPUs "
+                                "(`gpu_uuid` in the runs; each session's date in the folder's `env.txt`). "
+                                + sm.NOT_COMPARED] + legend)]
     return "\n".join(p for p in parts if p is not None)
 
 
@@ -273,11 +375,20 @@ def index_block(folders, scaling=(), pt_scaling=()):
 GROWING_SCENE_CHAPTERS = ("4.", "P4.")
 
 
-def growing_scenes_sentence(scaling_summary, growing_chain):
+def headline_ratio(rows, folder, a, b, text):
+    """TEXT (a ratio of stage A's figure and B's, from ROWS, the runs of FOLDER) where A and B were
+    timed in one campaign (sm.campaign_list), else when each one's campaign ran and no ratio."""
+    if sm.same_campaign(campaign_labels(rows), a, b):
+        return text
+    return f"two campaigns, of {campaign_when(rows, folder, a)} and {campaign_when(rows, folder, b)}: no ratio"
+
+
+def growing_scenes_sentence(scaling_summary, growing_chain, rows=(), folder=None):
     """The main chain's chapter on scenes that grow, from one GPU's scaling campaign: on the
     scene of most spheres that two of its stages were timed on, the chapter's first stage there
-    against the fastest (median kernel); None where no later stage is faster. A stage of the
-    chapter not timed there yet (its campaign still to run on this GPU) is named."""
+    against the fastest (median kernel), their ratio only where both were timed in one campaign
+    (ROWS: the runs of the scaling FOLDER; headline_ratio); None where no later stage is faster.
+    A stage of the chapter not timed there yet (its campaign still to run on this GPU) is named."""
     scenes = {}
     for pair in scaling_summary:
         kernel = sm.scaling_stat(scaling_summary, pair, "kernel_events", "median")
@@ -298,14 +409,16 @@ def growing_scenes_sentence(scaling_summary, growing_chain):
     not_yet = f"; stage {missing[-1][:2]} not timed on it yet" if missing else ""
     return (f"Chapter 4, {spheres(scene):,} spheres (the scaling campaign): stage {fastest[:2]}'s "
             f"kernel in {timed[fastest] / 1000:,.1f} ms against stage {first[:2]}'s "
-            f"{timed[first] / 1000:,.1f} ms ({timed[first] / timed[fastest]:.1f}x{not_yet})")
+            f"{timed[first] / 1000:,.1f} ms "
+            f"({headline_ratio(rows, folder, fastest, first, f'{timed[first] / timed[fastest]:.1f}x')}{not_yet})")
 
 
 def headline_block(folders, scaling=()):
     """README.md's results headline, on each GPU: each chain's first stage against its last on the
     benchmark scene, the last before the chapters on scenes that grow (those have their own
     scaling tables), and from the main chain's scaling campaign its chapter on scenes that grow:
-    the first stage against the fastest on the largest scene."""
+    the first stage against the fastest on the largest scene; a ratio only between stages of one
+    campaign (headline_ratio)."""
     lines, any_growing = [], False
     manifests = sm.manifests()
     chain = [s for s, m in sorted(manifests.items(), key=lambda item: item[1]["order"])
@@ -325,10 +438,17 @@ def headline_block(folders, scaling=()):
         kernel0, kernel1 = (sm.median(summary, first, "kernel_events"),
                             sm.median(summary, last, "kernel_events"))
         steady = sm.median(summary, last, "steady_frame")
-        text = (f"- **{gpu}**: stage {last[:2]} renders the 8192x8192 benchmark in "
-                f"{total1 / 1000:.1f} ms against stage {first[:2]}'s {total0 / 1000:.0f} ms "
-                f"({total0 / total1:.0f}x), its kernel in {kernel1 / 1000:.2f} ms against "
-                f"{kernel0 / 1000:.1f} ms ({kernel0 / kernel1:.1f}x)")
+        folder = os.path.join(RESULTS_LINK, slug)
+        if sm.same_campaign(campaign_labels(rows), last, first):
+            text = (f"- **{gpu}**: stage {last[:2]} renders the 8192x8192 benchmark in "
+                    f"{total1 / 1000:.1f} ms against stage {first[:2]}'s {total0 / 1000:.0f} ms "
+                    f"({total0 / total1:.0f}x), its kernel in {kernel1 / 1000:.2f} ms against "
+                    f"{kernel0 / 1000:.1f} ms ({kernel0 / kernel1:.1f}x)")
+        else:
+            text = (f"- **{gpu}**: stage {last[:2]} renders the 8192x8192 benchmark in "
+                    f"{total1 / 1000:.1f} ms against stage {first[:2]}'s {total0 / 1000:.0f} ms, its kernel in "
+                    f"{kernel1 / 1000:.2f} ms against {kernel0 / 1000:.1f} ms "
+                    f"({headline_ratio(rows, folder, last, first, '')})")
         if steady:
             text += f"; in steady state a frame takes {steady / 1000:.2f} ms"
         if pt:
@@ -342,11 +462,16 @@ def headline_block(folders, scaling=()):
             last_of_chain = [s for s in chain if sm.is_pt_stage(s)][-1]
             not_yet = "" if last_pt == last_of_chain else ", the last stage timed on this GPU"
             text += (f". The path tracer: {r0 / 1e6:.1f} M rays/s ({first_pt[:3]}) to "
-                     f"{r1 / 1e9:.1f} G rays/s ({fastest[:3]}), {r1 / r0:,.0f}x; its whole "
+                     f"{r1 / 1e9:.1f} G rays/s ({fastest[:3]}), "
+                     f"{headline_ratio(rows, folder, fastest, first_pt, f'{r1 / r0:,.0f}x')}; its whole "
                      f"frame from {f0 / 1000:,.0f} ms ({first_pt[:3]}) to {f1 / 1000:.1f} ms "
                      f"({last_pt[:3]}{not_yet})")
-        growing = growing_scenes_sentence(next((f[3] for f in scaling if f[0] == slug), {}),
-                                          growing_chain)
+            if not sm.same_campaign(campaign_labels(rows), last_pt, first_pt):
+                text += f" ({headline_ratio(rows, folder, last_pt, first_pt, '')})"
+        own_scaling = next((f for f in scaling if f[0] == slug), None)
+        growing = (growing_scenes_sentence(own_scaling[3], growing_chain, own_scaling[2],
+                                           os.path.join(RESULTS_LINK, slug, "scaling"))
+                   if own_scaling else None)
         if growing:
             text += f". {growing}"
             any_growing = True
@@ -355,6 +480,7 @@ def headline_block(folders, scaling=()):
         return "No measurements yet: run `./run.sh`."
     then = ", then chapter 4 on its largest scene" if any_growing else ""
     return ("Medians of the committed campaigns ([results/reference/](results/reference/README.md)) "
+            "(a ratio only between stages timed in one campaign, on the same GPUs) "
             "on the benchmark scenes, the whole frame as the study timed it (CPU clock) and the "
             "kernel by CUDA events, up to the chapters on scenes that grow (their stages trade the "
             "benchmark's speed for 100,000 spheres: "
@@ -372,13 +498,17 @@ def course_table():
 
 def stage_block(stage, folders):
     """A stage's measurements per GPU: each phase against the stage it is compared with (the
-    previous main stage, or a side stage's parent), then its extra µs metrics."""
+    previous main stage, or a side stage's parent, where both were timed in one campaign), then
+    its extra µs metrics."""
     parts = []
     for slug, gpu, runs, summary, images in folders:
         if stage not in summary:
             continue
         # Compared with the stage before it, unless that one is timed on another scene.
         prev = sm.comparable_baseline(stage, summary)
+        labels, when = campaigns_of(runs, os.path.join(RESULTS_LINK, slug))
+        # Its change only where both were timed in one campaign, on the same GPUs.
+        apart = bool(prev) and not sm.same_campaign(labels, stage, prev)
         rows = []
         metrics = [(m, label) for m, label in sm.PHASES]
         if sm.is_pt_stage(stage):  # the track's kernel phase is its whole render loop
@@ -390,7 +520,7 @@ def stage_block(stage, folders):
                 continue
             st = entry[1]
             p = sm.mean(summary, prev, metric) if prev else None
-            change = "–" if not p else f"{(st['mean'] - p) / p * 100:+.1f}%"
+            change = "–" if not p or apart else f"{(st['mean'] - p) / p * 100:+.1f}%"
             rows.append([label, "–" if p is None else f"{p:.0f}", f"{st['mean']:.0f}", change,
                          f"{st['median']:.0f}", f"{st['std']:.0f}", f"{st['min']:.0f}", f"{st['max']:.0f}",
                          str(st["n"])])
@@ -398,7 +528,14 @@ def stage_block(stage, folders):
         timed_on = (f", timed on `{scene}` (its manifest's `campaign-args`; "
                     f"{sm.baseline_of(stage, summary)} is timed on the track's scene, so no change is given)"
                     if scene and not prev else "")
-        parts += [f"**{gpu}** ([all data](../../{RESULTS_LINK}/{slug}/summary.md)){timed_on}, µs:", "",
+        def campaign(s):
+            label = labels.get(s, "?")
+            return f"campaign {label}" + (f" ({when[label]})" if when.get(label) else "")
+        provenance = f", {campaign(stage)} of its runs (all data lists the campaigns)"
+        if apart:
+            provenance += (f"; {prev} was timed in {campaign(prev)}, another campaign, so no change is "
+                           "given (compare the two means with that in mind)")
+        parts += [f"**{gpu}** ([all data](../../{RESULTS_LINK}/{slug}/summary.md)){timed_on}{provenance}, µs:", "",
                   sm.table(["phase", f"{prev or 'previous'} mean", "mean", "change", "median", "std",
                             "min", "max", "n"], rows), "", kernel_line(summary, stage, prev), ""]
         if any(pair[0] == stage for pair in images):
@@ -407,7 +544,7 @@ def stage_block(stage, folders):
             parts += [f"Writing the image, the same campaign's runs with and without it (its manifest's "
                       f"`campaign-image`), medians in ms:", "", sm.image_table(summary, images, shown), ""]
         if sm.is_pt_stage(stage):
-            parts += [throughput_line(summary, stage, prev), ""]
+            parts += [throughput_line(summary, stage, prev, apart), ""]
     if not parts:
         parts = ["No measurements of this stage yet: run `./run.sh`.", ""]
     parts.append(reported_block(stage))
@@ -430,8 +567,9 @@ def kernel_line(summary, stage, prev):
             f"{pair('bytes_device_to_host', '{:.0f}')} bytes back.")
 
 
-def throughput_line(summary, stage, prev):
-    """A path-tracing stage's medians of rays/s and samples/s, against the stage it is compared with."""
+def throughput_line(summary, stage, prev, apart=False):
+    """A path-tracing stage's medians of rays/s and samples/s, against the stage it is compared with
+    (their ratio unless APART: timed in different campaigns)."""
     def value(s, metric):
         m = sm.median(summary, s, metric) if s else None
         return "–" if m is None else f"{m / 1e6:.2f}"
@@ -440,7 +578,7 @@ def throughput_line(summary, stage, prev):
         return f"{value(prev, metric)} → {now}" if prev else now
     rays = sm.median(summary, stage, "rays_per_second")
     base = sm.median(summary, prev, "rays_per_second") if prev else None
-    speedup = f" ({sm.ratio(rays, base)} the rays/s of {prev})" if rays is not None and base else ""
+    speedup = f" ({sm.ratio(rays, base)} the rays/s of {prev})" if rays is not None and base and not apart else ""
     return (f"Throughput (medians): {pair('rays_per_second')} million rays per second{speedup}, "
             f"{pair('samples_per_second')} million samples per second.")
 
@@ -643,7 +781,7 @@ def medians_block(stages, metrics, folders):
     """STAGES' medians of METRICS in every GPU folder that timed any of them: a row per metric, a
     column per GPU and stage; beside each stage but the first its speed-up against the first on
     the same GPU (a time: the first's over its own; a rate: its own over the first's), given only
-    where both are timed on the same scene."""
+    where both are timed on the same scene in one campaign (a row names each one's campaign)."""
     for stage in stages:
         if not sm.manifest(stage):
             sys.exit(f"update_readmes.py: error: a medians block names {stage}, which is no stage folder")
@@ -671,7 +809,15 @@ def medians_block(stages, metrics, folders):
     if any(args(s) for s in stages):
         rows.append(["timed with (`campaign-args`)"]
                     + [f"`{args(s)}`" if args(s) else "–" for _ in shown for s in stages])
-    compared = False
+
+    def campaign(f, s):
+        labels, when = campaigns_of(f[2], os.path.join(RESULTS_LINK, f[0]))
+        label = labels.get(s)
+        if not label:
+            return "–"
+        return f"{label} ({when[label]})" if when.get(label) else label
+    rows.append(["campaign (of the GPU's runs)"] + [campaign(f, s) for f in shown for s in stages])
+    compared = apart = False
     for metric in metrics:
         row = [labels.get(metric, f"`{metric}`")]
         for f in shown:
@@ -679,9 +825,12 @@ def medians_block(stages, metrics, folders):
                 entry = f[3].get(s, {}).get(metric)
                 cell = medians_cell(entry[1]["median"] if entry else None, entry[0] if entry else "")
                 base = f[3].get(first, {}).get(metric)
-                if (entry and base and s != first
-                        and sm.campaign_scene(s) == sm.campaign_scene(first)
-                        and (entry[0] == "us" or entry[0].endswith("/s"))):
+                comparable = (entry and base and s != first
+                              and sm.campaign_scene(s) == sm.campaign_scene(first)
+                              and (entry[0] == "us" or entry[0].endswith("/s")))
+                if comparable and not sm.same_campaign(campaign_labels(f[2]), s, first):
+                    apart = True
+                elif comparable:
                     a, b = entry[1]["median"], base[1]["median"]
                     cell += f" ({sm.ratio(a, b) if entry[0].endswith('/s') else sm.ratio(b, a)})"
                     compared = True
@@ -690,8 +839,11 @@ def medians_block(stages, metrics, folders):
     runs = [str(f[3][s][metrics[0]][1]["n"]) if metrics[0] in f[3].get(s, {}) else "0"
             for f in shown for s in stages]
     rows.append(["runs"] + runs)
-    against = (f"; in brackets each stage's speed-up over {short(first)} on the same GPU (higher is "
-               f"faster)" if compared else "")
+    against = (f"; in brackets each stage's speed-up over {short(first)} on the same GPU, in the same "
+               f"campaign (higher is faster)" if compared else "")
+    if apart:
+        against += (f"; no speed-up where a stage and {short(first)} were timed in different campaigns "
+                    "(the campaign row)")
     return "\n".join([sm.table(header, rows), "",
                       f"Medians of the committed campaigns ([results/reference/]"
                       f"(../../{RESULTS_LINK}/README.md), each GPU's `summary.md`){against}."])
@@ -829,12 +981,15 @@ def scaling_block(stage, folders, folder="scaling"):
     pt-scaling: a path-tracing stage's (its campaign's folder, and a column of rays/s)."""
     pt = folder == PT_SCALING
     parts = []
-    for slug, gpu, _rows, summary in folders:
+    for slug, gpu, rows, summary in folders:
         pairs = [pair for pair in sm.scaling_pairs(summary) if pair[0] == stage]
         if not pairs:
             continue
-        # The stage it builds on, timed in the same campaign, beside it: the lesson's effect per scene.
+        # The stage it builds on, timed in the same campaign folder, beside it: the lesson's effect
+        # per scene, as a ratio only where the two were timed in one campaign on the same GPUs.
         parent = sm.builds_on(stage)
+        together = not parent or not any((parent, pair[1]) in summary for pair in pairs) \
+            or sm.same_campaign(campaign_labels(rows), stage, parent)
         body = []
         for pair in pairs:
             entry = summary[pair]
@@ -842,7 +997,7 @@ def scaling_block(stage, folders, folder="scaling"):
             kernel = stat("kernel_events", "median")
             parent_kernel = sm.scaling_stat(summary, (parent, pair[1]), "kernel_events", "median") \
                 if parent and (parent, pair[1]) in summary else None
-            against = f"{parent_kernel / kernel:.2f}x" if parent_kernel and kernel else "–"
+            against = f"{parent_kernel / kernel:.2f}x" if parent_kernel and kernel and together else "–"
             body.append([pair[1], f"{entry['spheres']:,}", str(entry["n"]), sm.ms(kernel),
                          f"{sm.ms(stat('kernel_events', 'min'))}–{sm.ms(stat('kernel_events', 'max'))}",
                          sm.ms(parent_kernel) if parent_kernel else "–", against,
@@ -851,10 +1006,18 @@ def scaling_block(stage, folders, folder="scaling"):
         parent_id = parent.split("-")[0] if parent else "builds-on"
         rays = (", and its rays per second (rays/s median: millions of rays a second, the rays traced "
                 "over the kernel time by CUDA events)") if pt else ""
+        if together:
+            beside = (f"beside that of the stage it builds on, {parent_id}, in the same campaign, and the build of "
+                      f"the acceleration structure, ms (vs {parent_id}: stage {parent_id} time over this stage time)")
+        else:
+            labels, when = campaigns_of(rows, os.path.join(RESULTS_LINK, slug, folder))
+            beside = (f"beside that of the stage it builds on, {parent_id}, timed in another campaign of the "
+                      f"folder ({labels.get(stage)}, {when.get(labels.get(stage)) or '?'}; {parent_id}: "
+                      f"{labels.get(parent)}, {when.get(labels.get(parent)) or '?'}; every statistic lists "
+                      "the campaigns), so no ratio is given, and the build of the acceleration structure, ms")
         parts += [f"**{gpu}** ([raw runs](../../{RESULTS_LINK}/{slug}/{folder}/runs.csv.gz), "
                   f"[every statistic](../../{RESULTS_LINK}/{slug}/{folder}/summary.md)): the kernel timed by CUDA "
-                  f"events beside that of the stage it builds on, {parent_id}, in the same campaign, and the build of "
-                  f"the acceleration structure, ms (vs {parent_id}: stage {parent_id} time over this stage time){rays}:", "",
+                  f"events {beside}{rays}:", "",
                   sm.table(["scene", "spheres", "runs", "kernel median", "kernel min–max",
                             f"stage {parent_id} kernel median", f"vs {parent_id}", "build median"]
                            + (["rays/s median"] if pt else []), body), ""]

@@ -10,7 +10,10 @@ image_summarize(rows) and image_table(summary, images) (the runs that wrote thei
 manifest's campaign-image), summary_csv(summary, images), summary_md(summary, rows), write_summary(folder, check=False), and the
 stage model: manifests, manifest, stage_key, is_side_stage, main_stages, side_stages,
 is_pt_stage, pt_stages, pt_main_stages, ordered_stages, builds_on, parent_of, baseline_of,
-campaign_scene, comparable_baseline, extra_us_metrics. The scaling campaign's
+campaign_scene, comparable_baseline, extra_us_metrics; which campaign each stage's runs come
+from: campaign_list, campaigns, same_campaign, gpu_dates, campaign_legend (a folder's runs hold
+several campaigns, told apart by their GPUs and their order; every ratio these tables give is
+between stages of one campaign, "–†" elsewhere). The scaling campaign's
 (RESULTS/GPU-SLUG/scaling/runs.csv.gz, tools/scaling.sh: a row per (stage, scene); the path-tracing
 track's in RESULTS/GPU-SLUG/pt-scaling/runs.csv.gz, tools/scaling.sh --track pt, adds rays per
 second): scaling_summarize(rows), scaling_is_pt, scaling_pairs, scaling_scenes, scaling_matrix,
@@ -262,6 +265,128 @@ def summarize(rows):
     return statistics_by(rows, lambda row: not row.get("image"), lambda row: row["stage"])
 
 
+# ---- Which campaign each stage's figures come from ------------------------------------------
+# A campaign folder's runs file can hold several campaigns: the stages were timed as the course
+# grew, each time on GPUs the machine lent that day (run.sh --resume appends). The rows say which
+# physical GPU ran each run (gpu_uuid, with host) and when (order: the run's place in the
+# folder's sequence, which --resume continues). A campaign here is a set of stages whose runs
+# were interleaved (their order spans overlap) on one set of physical GPUs: a ratio between two
+# stages is a measurement only inside one, since the host phases (and at times the kernel) move
+# from machine to machine by more than many lessons gain.
+
+
+def campaign_list(rows):
+    """[{"label", "gpus", "first", "last", "stages"}] of ROWS' campaigns in the order they began:
+    each stage's runs with status ok, grouped by their set of (host, gpu_uuid), and within one
+    set into groups whose order spans overlap; labelled A, B, ... (AA after Z)."""
+    spans = {}
+    for index, row in enumerate(rows):
+        if row.get("status") != "ok":
+            continue
+        order = int(row["order"]) if str(row.get("order", "")).isdigit() else index
+        gpus, first, last = spans.get(row["stage"], (set(), order, order))
+        gpus.add((row.get("host", ""), row.get("gpu_uuid", "")))
+        spans[row["stage"]] = (gpus, min(first, order), max(last, order))
+    by_gpus = {}
+    for stage, (gpus, first, last) in spans.items():
+        by_gpus.setdefault(frozenset(gpus), []).append((first, last, stage))
+    found = []
+    for gpus, stages in by_gpus.items():
+        current = None
+        for first, last, stage in sorted(stages):
+            if current and first <= current["last"]:
+                current["last"] = max(current["last"], last)
+                current["stages"].append(stage)
+            else:
+                current = {"gpus": gpus, "first": first, "last": last, "stages": [stage]}
+                found.append(current)
+    found.sort(key=lambda c: c["first"])
+    for i, campaign in enumerate(found):
+        letters, n = "", i + 1
+        while n:
+            n, rest = divmod(n - 1, 26)
+            letters = chr(ord("A") + rest) + letters
+        campaign["label"] = letters
+    return found
+
+
+def campaigns(rows):
+    """{stage: its campaign's label} (campaign_list)."""
+    return {stage: c["label"] for c in campaign_list(rows) for stage in c["stages"]}
+
+
+def same_campaign(labels, a, b):
+    """Whether stages A and B were timed in one campaign (LABELS: campaigns()); LABELS None: a
+    caller that knows no campaigns (every stage taken as one campaign's)."""
+    if labels is None:
+        return True
+    return a in labels and labels.get(a) == labels.get(b)
+
+
+def gpu_dates(folder):
+    """{gpu_uuid: sorted dates (YYYY-MM-DD)} from FOLDER/env.txt, which run.sh writes a section
+    to per session (its date, then its GPU); {} without one."""
+    dates, date = {}, None
+    try:
+        with open(os.path.join(folder, "env.txt"), encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("date (UTC):"):
+                    date = line.split(":", 1)[1].strip()[:10]
+                elif line.startswith("gpu:") and date:
+                    uuid = line.rsplit(",", 1)[-1].strip()
+                    dates.setdefault(uuid, set()).add(date)
+    except OSError:
+        return {}
+    return {uuid: sorted(days) for uuid, days in dates.items()}
+
+
+def campaign_days(campaign, dates=None):
+    """When a campaign ran: '2026-11-26', or '2026-11-23 to 2026-11-27' (DATES: gpu_dates() of its
+    folder: the days of the sessions on its GPUs); '' without them."""
+    days = sorted({d for _, uuid in campaign["gpus"] for d in (dates or {}).get(uuid, [])})
+    return f"{days[0]}" if len(days) == 1 else f"{days[0]} to {days[-1]}" if days else ""
+
+
+def campaign_description(campaign, dates=None):
+    """'2026-11-26, 1 GPU (…bb263159c018)': when a campaign ran (campaign_days; left out without
+    DATES) and on which physical GPUs (the last 12 digits of each gpu_uuid)."""
+    when = campaign_days(campaign, dates)
+    uuids = sorted(uuid[-12:] for _, uuid in campaign["gpus"] if uuid)
+    gpus = (f"{len(uuids)} GPU{'s' if len(uuids) != 1 else ''} ({', '.join('…' + u for u in uuids)})"
+            if uuids else "GPU unknown")
+    return f"{when}, {gpus}" if when else gpus
+
+
+def campaign_legend(rows, folder=None, used=None):
+    """A line per campaign of ROWS (those labelled in USED only, when given): '- **A**: 2026-11-23,
+    2 GPUs (...); 20 stages, 01-base to 12b-packet-culling', for the tables that name campaigns
+    by letter; FOLDER: the runs' folder, whose env.txt dates them."""
+    dates = gpu_dates(folder) if folder else {}
+    return [f"- **{campaign['label']}**: {campaign_description(campaign, dates)}; {campaign_stages(campaign)}"
+            for campaign in campaign_list(rows) if used is None or campaign["label"] in used]
+
+
+def campaign_stages(campaign):
+    """The stages of a campaign in a few words: 'p08-megakernel', 'X and Y', '20 stages, X to Y'."""
+    stages = sorted(campaign["stages"], key=stage_key)
+    return (stages[0] if len(stages) == 1 else " and ".join(stages) if len(stages) == 2
+            else f"{len(stages)} stages, {stages[0]} to {stages[-1]}")
+
+
+NOT_COMPARED = ("–†: the stage and the one it is compared with were timed in different campaigns (or "
+                "on different GPUs), so no ratio is given; compare their own figures with that in mind.")
+
+
+def campaigns_section(rows, folder=None, level="##", ratios=True):
+    """The campaigns a summary's ratios are held to (campaign_list): what one is, a line each
+    (its dates from FOLDER/env.txt), and what –† means (RATIOS: the summary has ratios)."""
+    title = "Campaigns (the ratios below compare stages of one campaign only)" if ratios else "Campaigns"
+    return ([f"{level} {title}", "",
+             "A campaign here: stages whose runs were interleaved on one set of physical GPUs "
+             "(`gpu_uuid`; each session's date in `env.txt`):", ""] + campaign_legend(rows, folder)
+            + (["", NOT_COMPARED, ""] if ratios else [""]))
+
+
 def image_summarize(rows):
     """{(stage, image format): {metric: (unit, stats)}} over the runs with status ok that wrote
     their image (runs.csv's image column: a manifest's campaign-image)."""
@@ -342,9 +467,21 @@ def side_phases_table(summary, stages_dir=None):
     return table(["side stage", "branches from"] + [PHASE_COLUMNS[m] for m, _ in phases], rows)
 
 
-def speedup_table(summary):
+def compared_ratio(summary, labels, a, b, metric):
+    """B's mean of METRIC over A's (a speed-up of A over B for a time), only where A and B were timed
+    in one campaign (LABELS: campaigns(); None: one campaign); "–†" where they were not, "–"
+    without B."""
+    if not b or b not in summary:
+        return "–"
+    if not same_campaign(labels, a, b):
+        return "–†"
+    return ratio(mean(summary, b, metric), mean(summary, a, metric))
+
+
+def speedup_table(summary, labels=None):
     """The main chain: mean and median of total and kernel; ratios of means against the first
-    main stage (normally 01) and the stage each builds on."""
+    main stage (normally 01) and the stage each builds on, where both were timed in one campaign
+    (LABELS: campaigns(); a column names each stage's)."""
     stages = main_stages(summary)
     if not stages:
         return table(["stage"], [])
@@ -356,26 +493,28 @@ def speedup_table(summary):
         row = [s]
         for metric in ("total", "kernel"):
             m = mean(summary, s, metric)
-            row += [us(m), us(median(summary, s, metric)), ratio(mean(summary, first, metric), m),
-                    ratio(mean(summary, prev, metric), m)]
-        rows.append(row)
+            row += [us(m), us(median(summary, s, metric)), compared_ratio(summary, labels, s, first, metric),
+                    compared_ratio(summary, labels, s, prev, metric)]
+        rows.append(row + ([labels.get(s, "–")] if labels is not None else []))
     return table(["stage", "total mean [µs]", "total median [µs]", first_label, "vs builds-on",
-                  "kernel mean [µs]", "kernel median [µs]", first_label, "vs builds-on"], rows)
+                  "kernel mean [µs]", "kernel median [µs]", first_label, "vs builds-on"]
+                 + (["campaign"] if labels is not None else []), rows)
 
 
-def side_speedup_table(summary, stages_dir=None):
-    """The side stages against the stage each branches from (ratios of means)."""
+def side_speedup_table(summary, stages_dir=None, labels=None):
+    """The side stages against the stage they branch from (ratios of means, where both were
+    timed in one campaign: LABELS, campaigns(); a column names each stage's)."""
     rows = []
     for s in side_stages(summary):
         parent = parent_of(s, summary, stages_dir)
         row = [s, parent or "–"]
         for metric in ("total", "kernel"):
             m = mean(summary, s, metric)
-            row += [us(m), us(median(summary, s, metric)),
-                    ratio(mean(summary, parent, metric) if parent else None, m)]
-        rows.append(row)
+            row += [us(m), us(median(summary, s, metric)), compared_ratio(summary, labels, s, parent, metric)]
+        rows.append(row + ([labels.get(s, "–")] if labels is not None else []))
     return table(["side stage", "branches from", "total mean [µs]", "total median [µs]", "vs parent",
-                  "kernel mean [µs]", "kernel median [µs]", "vs parent"], rows)
+                  "kernel mean [µs]", "kernel median [µs]", "vs parent"]
+                 + (["campaign"] if labels is not None else []), rows)
 
 
 # The path-tracing track's tables: its times (µs), then its throughput and the parts of its
@@ -404,18 +543,25 @@ def pt_times_table(summary):
     return table(header, rows)
 
 
-def pt_throughput_table(summary, stages_dir=None):
+def pt_throughput_table(summary, stages_dir=None, labels=None):
     """Each path-tracing stage's medians of rays/s and samples/s (millions) and of the parts of its
     kernel phase that it reports (µs); speed-up by rays/s median against the first stage of the
     track's chain (normally p01) and against the stage it is compared with (the previous stage of
-    the chain, or for a side stage the stage it branches from)."""
+    the chain, or for a side stage the stage it branches from), where both were timed in one
+    campaign (LABELS: campaigns(); a column names each stage's)."""
     stages = pt_stages(summary)
     chain = pt_main_stages(summary)
     first = chain[0] if chain else None
     parts = [p for p in PT_PARTS if any(p in summary[s] for s in stages)]
     header = (["stage", "compared with", "rays/s median [M]", "samples/s median [M]"]
               + [f"{p} median [µs]" for p in parts]
-              + [f"vs {first.split('-')[0]}" if first else "vs first", "vs compared with"])
+              + [f"vs {first.split('-')[0]}" if first else "vs first", "vs compared with"]
+              + (["campaign"] if labels is not None else []))
+
+    def against(stage, other):
+        if not same_campaign(labels, stage, other):
+            return "–†"
+        return ratio(median(summary, stage, "rays_per_second"), median(summary, other, "rays_per_second"))
     rows = []
     for s in stages:
         base = baseline_of(s, summary, stages_dir)
@@ -425,14 +571,15 @@ def pt_throughput_table(summary, stages_dir=None):
         row = [s, (base or "–") + (f" (timed on {os.path.basename(scene)})" if scene else ""),
                mega(rays), mega(median(summary, s, "samples_per_second"))]
         row += [us(median(summary, s, p)) for p in parts]
-        row += [ratio(rays, median(summary, first, "rays_per_second")) if first and not scene else "–",
-                ratio(rays, median(summary, comparable, "rays_per_second")) if comparable else "–"]
-        rows.append(row)
+        row += [against(s, first) if first and not scene else "–",
+                against(s, comparable) if comparable else "–"]
+        rows.append(row + ([labels.get(s, "–")] if labels is not None else []))
     return table(header, rows)
 
 
-def pt_sections(summary, stages_dir=None, level="##"):
-    """summary.md's (and the top README's) path-tracing parts, [] without path-tracing stages."""
+def pt_sections(summary, stages_dir=None, level="##", labels=None):
+    """summary.md's (and the top README's) path-tracing parts, [] without path-tracing stages;
+    LABELS: campaigns() (ratios only within one campaign)."""
     if not pt_stages(summary):
         return []
     return [f"{level} Path-tracing track: time per stage (µs; kernel phase: the whole render loop)", "",
@@ -440,7 +587,7 @@ def pt_sections(summary, stages_dir=None, level="##"):
             f"{level} Path-tracing track: rays and samples per second (medians; speed-up by rays/s: "
             "`vs p01` this stage's over p01's, `vs compared with` over the previous stage of the chain's, "
             "or a side stage's parent's)", "",
-            pt_throughput_table(summary, stages_dir), ""]
+            pt_throughput_table(summary, stages_dir, labels), ""]
 
 
 def resources_table(summary):
@@ -512,9 +659,11 @@ def gpu_of(rows):
     return rows[0]["gpu"] if rows else "unknown GPU"
 
 
-def summary_md(summary, rows, stages_dir=None, images=None):
-    """summary.md; IMAGES: image_summarize(rows), made here when not given."""
+def summary_md(summary, rows, stages_dir=None, images=None, folder=None):
+    """summary.md; IMAGES: image_summarize(rows), made here when not given; FOLDER: the campaign
+    folder (its env.txt dates the campaigns)."""
     images = image_summarize(rows) if images is None else images
+    labels = campaigns(rows)
     failed = [r for r in rows if r.get("status") == "failed"]
     hosts = sorted({r["host"] for r in rows})
     parts = [
@@ -524,7 +673,7 @@ def summary_md(summary, rows, stages_dir=None, images=None):
         f"Host(s): {', '.join(hosts) or '–'}. Runs ok: "
         f"{sum(1 for r in rows if r.get('status') == 'ok' and r['metric'] == 'total')}, failed: {len(failed)}.",
         "",
-    ]
+    ] + campaigns_section(rows, folder)
     # The main track's tables (left out only when the campaign timed the path-tracing track alone).
     if main_stages(summary) or side_stages(summary) or not pt_stages(summary):
         parts += ["## Phases of the main chain (mean of the runs, µs)", "", phases_table(summary), ""]
@@ -534,12 +683,12 @@ def summary_md(summary, rows, stages_dir=None, images=None):
         parts += [
             "## Speed-up of the main chain (ratios of means; `vs 01`: stage 01 time / this stage's)",
             "",
-            speedup_table(summary),
+            speedup_table(summary, labels),
             "",
         ]
         if side_stages(summary):
             parts += ["## Side stages against the stage they branch from (ratios of means)", "",
-                      side_speedup_table(summary, stages_dir), ""]
+                      side_speedup_table(summary, stages_dir, labels), ""]
     if images:
         parts += ["## Writing the image (the stages whose manifest has campaign-image, ms, medians)", "",
                   "Each such stage is timed twice in every run of the campaign, interleaved: without "
@@ -547,7 +696,7 @@ def summary_md(summary, rows, stages_dir=None, images=None):
                   "render (not in the total); the process wall time is the whole process, the CUDA "
                   "start-up and the write included.", "",
                   image_table(summary, images), ""]
-    parts += pt_sections(summary, stages_dir)
+    parts += pt_sections(summary, stages_dir, labels=labels)
     parts += [
         "## Kernel resources and throughput",
         "",
@@ -608,7 +757,7 @@ def write_summary(folder, check=False, stages_dir=None):
     summary = summarize(rows)
     images = image_summarize(rows)
     return write_if_changed(folder, check, (("summary.csv", summary_csv(summary, images)),
-                                            ("summary.md", summary_md(summary, rows, stages_dir, images))))
+                                            ("summary.md", summary_md(summary, rows, stages_dir, images, folder))))
 
 
 def write_if_changed(folder, check, files):
@@ -726,7 +875,8 @@ def scaling_summary_csv(summary, stages_dir=None):
     return "\n".join(lines) + "\n"
 
 
-def scaling_summary_md(summary, rows, stages_dir=None):
+def scaling_summary_md(summary, rows, stages_dir=None, folder=None):
+    """A scaling campaign's summary.md (FOLDER: its folder, whose env.txt dates its campaigns)."""
     failed = [r for r in rows if r.get("status") == "failed"]
     hosts = sorted({r["host"] for r in rows})
     pt = scaling_is_pt(rows)
@@ -735,8 +885,9 @@ def scaling_summary_md(summary, rows, stages_dir=None):
              "Generated by `tools/plot.py --scaling` (tools/runner/summarize.py) from `runs.csv.gz` "
              f"(tools/scaling.sh{' --track pt' if pt else ''}); do not edit. "
              f"Host(s): {', '.join(hosts) or '–'}. Runs ok: "
-             f"{sum(1 for r in rows if r.get('status') == 'ok' and r['metric'] == 'total')}, failed: {len(failed)}.", "",
-             "## Kernel time by CUDA events against the scene (median of the runs, ms; the scene's spheres "
+             f"{sum(1 for r in rows if r.get('status') == 'ok' and r['metric'] == 'total')}, failed: {len(failed)}.", ""]
+    parts += campaigns_section(rows, folder, ratios=False)
+    parts += ["## Kernel time by CUDA events against the scene (median of the runs, ms; the scene's spheres "
              "in brackets; – where the stage was not timed on it: see `verify.txt`)", "",
              scaling_matrix(summary, stages_dir), ""]
     if rays:
@@ -768,7 +919,7 @@ def write_scaling_summary(folder, check=False, stages_dir=None):
     summary = scaling_summarize(rows)
     return write_if_changed(folder, check,
                             (("summary.csv", scaling_summary_csv(summary, stages_dir)),
-                             ("summary.md", scaling_summary_md(summary, rows, stages_dir))))
+                             ("summary.md", scaling_summary_md(summary, rows, stages_dir, folder))))
 
 
 def is_scaling_folder(folder):
