@@ -50,6 +50,8 @@
 #   STAGES_DIR=dir       another folder of stage folders (default stages/)
 #   TEST_JOBS=1          make test runs its test programs one after another (default: one a
 #                        core, at most 4, their outputs shown in order)
+#   TEST_GPU_JOBS=4      how many runs of the stages a GPU test starts at once (default: one a
+#                        core, at most 16; tests/test_support.h's batch_run())
 #   REQUIRE_GPU=1        make test fails, not skips, each test that needs a GPU and finds none
 #                        working (a GPU machine's CI); one shown here (/dev/nvidia*) must work anyway
 
@@ -261,8 +263,8 @@ $(BUILD)/tests/%: tests/%.c tests/test_support.h tests/png_checks.h $(BUILD)/lib
 	$(CC) $(CFLAGS) -Itests -o $@ $< $(BUILD)/libcommon.a -lcmocka $(LDLIBS)
 
 test: all tests
-	@BUILD=$(BUILD) $(if $(TEST_JOBS),TEST_JOBS=$(TEST_JOBS)) $(if $(REQUIRE_GPU),REQUIRE_GPU=$(REQUIRE_GPU)) \
-	    tests/run-tests.sh $(TEST_BINS)
+	@BUILD=$(BUILD) $(if $(TEST_JOBS),TEST_JOBS=$(TEST_JOBS)) $(if $(TEST_GPU_JOBS),TEST_GPU_JOBS=$(TEST_GPU_JOBS)) \
+	    $(if $(REQUIRE_GPU),REQUIRE_GPU=$(REQUIRE_GPU)) tests/run-tests.sh $(TEST_BINS)
 
 clean:
 	rm -rf build build-sanitize build-lineinfo build-cuda[0-9]* build-cuda[0-9]*.log

@@ -7,7 +7,13 @@
  * stage refuses a scene over its limit in one line. The path tracer's chapters P4 and P5 likewise against
  * build/pt-reference on generated scenes of the same sizes: the differential test's random
  * scenes stop below 2,000 spheres, and p15's build merges over the whole GPU only above 4,096.
- * Needs a GPU (skips without one). */
+ * Needs a GPU (skips without one).
+ * How the work is spread: a test writes all its scenes at once, then renders each scene once with
+ * its reference and with every stage of the chapter, all in one batch that runs TEST_GPU_JOBS at a
+ * time (default the cores, at most 16; tests/test_support.h's batch_run()), then compares every
+ * stage's image with its scene's reference at once, and only then checks the results and prints
+ * its lines, scene by scene and stage by stage, in the order and with the messages of one run at
+ * a time. */
 #include "test_support.h"
 
 #define MAX_CHAPTER_STAGES 32
@@ -46,39 +52,68 @@ static int teardown(void **state)
     return 0;
 }
 
-/* Renders SCENE with REFERENCE (cpu-reference, or pt-reference with the chapter's estimator,
- * path) and with each of the COUNT STAGES, and requires the same bytes (PPM files, compared
- * whole). */
-static void same_bits(const char *reference, char stages[][128], int count, const char *scene,
-                      const char *what)
+/* A scene a test renders: its file, and what its lines call it. */
+struct scene_case {
+    char path[128], what[96];
+};
+
+/* Renders each of the COUNT_SCENES SCENES with REFERENCE (cpu-reference, or pt-reference with the
+ * chapter's estimator, path) and with each of the COUNT STAGES, and requires the same bytes (PPM
+ * files, compared whole). WRITERS, when not NULL, is the batch that wrote the scenes, command s
+ * scene s: each must have succeeded. The references and every stage on every scene run in one
+ * batch, the comparisons in a second; the checks then go scene by scene, stage by stage. */
+static void same_bits(const char *reference, char stages[][128], int count, const struct batch *writers,
+                      const struct scene_case *scenes, int count_scenes)
 {
-    struct command_result *r = run_shell("%s/%s --scene '%s' --output '%s/reference.ppm'",
-                                         test_build_dir(), reference, scene, folder);
-    if (r->exit_code != 0)
-        fail_msg("%s on %s: %s", reference, what, r->err);
-    for (int k = 0; k < count; k++) {
-        /* A stage that hangs fails here (status 124) rather than stopping the tests. */
-        r = run_shell("timeout 120 %s/%s --scene '%s' --output '%s/stage.ppm'", test_build_dir(),
-                      stages[k], scene, folder);
+    /* Runs 0 to count_scenes - 1: the references, into RUN.ppm; then scene s's stage k at
+     * count_scenes + s * count + k, into its RUN.ppm too. */
+    struct batch renders, compares;
+    batch_begin(&renders, folder, "renders");
+    for (int s = 0; s < count_scenes; s++)
+        batch_add(&renders, "%s/%s --scene '%s' --output '%s/%d.ppm'", test_build_dir(), reference, scenes[s].path,
+                  renders.folder, renders.count);
+    for (int s = 0; s < count_scenes; s++)
+        for (int k = 0; k < count; k++)
+            /* A stage that hangs fails here (status 124) rather than stopping the tests. */
+            batch_add(&renders, "timeout 120 %s/%s --scene '%s' --output '%s/%d.ppm'", test_build_dir(), stages[k],
+                      scenes[s].path, renders.folder, renders.count);
+    batch_run(&renders);
+    /* Comparison s * count + k: scene s's reference and stage k's image. */
+    batch_begin(&compares, folder, "compares");
+    for (int s = 0; s < count_scenes; s++)
+        for (int k = 0; k < count; k++)
+            batch_add(&compares, "cmp -s '%s/%d.ppm' '%s/%d.ppm' || %s/compare-images '%s/%d.ppm' '%s/%d.ppm'",
+                      renders.folder, s, renders.folder, count_scenes + s * count + k, test_build_dir(),
+                      renders.folder, s, renders.folder, count_scenes + s * count + k);
+    batch_run(&compares);
+    for (int s = 0; s < count_scenes; s++) {
+        if (writers)
+            assert_int_equal(batch_result(writers, s)->exit_code, 0);
+        struct command_result *r = batch_result(&renders, s);
         if (r->exit_code != 0)
-            fail_msg("%s on %s: exit status %d: %s", stages[k], what, r->exit_code, r->err);
-        r = run_shell("cmp -s '%s/reference.ppm' '%s/stage.ppm' || %s/compare-images '%s/reference.ppm' "
-                      "'%s/stage.ppm'", folder, folder, test_build_dir(), folder, folder);
-        if (r->exit_code != 0)
-            fail_msg("%s on %s differs from build/%s: %s", stages[k], what, reference, r->out);
-        print_message("# %s: %s identical to build/%s\n", stages[k], what, reference);
+            fail_msg("%s on %s: %s", reference, scenes[s].what, r->err);
+        for (int k = 0; k < count; k++) {
+            r = batch_result(&renders, count_scenes + s * count + k);
+            if (r->exit_code != 0)
+                fail_msg("%s on %s: exit status %d: %s", stages[k], scenes[s].what, r->exit_code, r->err);
+            r = batch_result(&compares, s * count + k);
+            if (r->exit_code != 0)
+                fail_msg("%s on %s differs from build/%s: %s", stages[k], scenes[s].what, reference, r->out);
+            print_message("# %s: %s identical to build/%s\n", stages[k], scenes[s].what, reference);
+        }
     }
+    remove_temporary_folder(renders.folder);
 }
 
 /* The main chapter against the CPU reference; the path tracer's against its own. */
-static void same_bits_on(const char *scene, const char *what)
+static void same_bits_on(const struct batch *writers, const struct scene_case *scenes, int count_scenes)
 {
-    same_bits("cpu-reference", chapter_stages, chapter_count, scene, what);
+    same_bits("cpu-reference", chapter_stages, chapter_count, writers, scenes, count_scenes);
 }
 
-static void same_pt_bits_on(const char *scene, const char *what)
+static void same_pt_bits_on(const struct batch *writers, const struct scene_case *scenes, int count_scenes)
 {
-    same_bits("pt-reference", pt_chapter_stages, pt_chapter_count, scene, what);
+    same_bits("pt-reference", pt_chapter_stages, pt_chapter_count, writers, scenes, count_scenes);
 }
 
 static void generated_scenes_of_every_size(void **state)
@@ -92,15 +127,20 @@ static void generated_scenes_of_every_size(void **state)
                  {99999, "64x48", ""},          {4999, "33x17", ""},
                  {999, "96x72", "--clustered"}, {9999, "80x60", "--clustered"},
                  {99999, "64x48", "--clustered"}};
-    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
-        char scene[128], what[96];
-        snprintf(scene, sizeof scene, "%s/random-%d%s.scene", folder, cases[c].count, cases[c].shape);
-        assert_int_equal(run_shell("python3 scenes/generate-random.py %d --size %s --seed %zu %s > '%s'",
-                                   cases[c].count, cases[c].size, c + 7, cases[c].shape, scene)->exit_code, 0);
-        snprintf(what, sizeof what, "%d random spheres%s at %s", cases[c].count + 1,
+    const int count = sizeof cases / sizeof *cases;
+    struct scene_case scenes[sizeof cases / sizeof *cases];
+    struct batch writers;
+    batch_begin(&writers, folder, "writers");
+    for (int c = 0; c < count; c++) {
+        snprintf(scenes[c].path, sizeof scenes[c].path, "%s/random-%d%s.scene", folder, cases[c].count,
+                 cases[c].shape);
+        batch_add(&writers, "python3 scenes/generate-random.py %d --size %s --seed %d %s > '%s'", cases[c].count,
+                  cases[c].size, c + 7, cases[c].shape, scenes[c].path);
+        snprintf(scenes[c].what, sizeof scenes[c].what, "%d random spheres%s at %s", cases[c].count + 1,
                  cases[c].shape[0] ? " in clumps" : "", cases[c].size);
-        same_bits_on(scene, what);
     }
+    batch_run(&writers);
+    same_bits_on(&writers, scenes, count);
 }
 
 /* The path tracer's chapter on generated scenes of the same sizes: random materials (diffuse,
@@ -113,14 +153,19 @@ static void path_traced_scenes_of_every_size(void **state)
         int count;
         const char *size;
     } cases[] = {{997, "96x72"}, {9997, "64x48"}, {99997, "48x36"}, {4997, "33x17"}};
-    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
-        char scene[128], what[64];
-        snprintf(scene, sizeof scene, "%s/pt-random-%d.scene", folder, cases[c].count);
-        assert_int_equal(run_shell("python3 scenes/generate-random.py %d --path-tracing --size %s --seed %zu > '%s'",
-                                   cases[c].count, cases[c].size, c + 11, scene)->exit_code, 0);
-        snprintf(what, sizeof what, "%d random spheres at %s", cases[c].count + 3, cases[c].size);
-        same_pt_bits_on(scene, what);
+    const int count = sizeof cases / sizeof *cases;
+    struct scene_case scenes[sizeof cases / sizeof *cases];
+    struct batch writers;
+    batch_begin(&writers, folder, "writers");
+    for (int c = 0; c < count; c++) {
+        snprintf(scenes[c].path, sizeof scenes[c].path, "%s/pt-random-%d.scene", folder, cases[c].count);
+        batch_add(&writers, "python3 scenes/generate-random.py %d --path-tracing --size %s --seed %d > '%s'",
+                  cases[c].count, cases[c].size, c + 11, scenes[c].path);
+        snprintf(scenes[c].what, sizeof scenes[c].what, "%d random spheres at %s", cases[c].count + 3,
+                 cases[c].size);
     }
+    batch_run(&writers);
+    same_pt_bits_on(&writers, scenes, count);
 }
 
 /* Scenes written here, each a corner of the specification a hierarchy must get right. */
@@ -146,15 +191,17 @@ static void scenes_that_corner_a_hierarchy(void **state)
         {"a 2x2 image", "size 2 2\ncamera 0 0 1\nlight 1 1 1\nsphere 0.5 0 0 -2 1 0 0\nsphere 0.5 0.2 0 -2.1 0 1 0\n"},
         {"one sphere", "size 31 23\ncamera 0 0 1\nlight 1 1 1\nsphere 0.5 0 0 -2 1 0 0\n"},
     };
-    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
-        char scene[128];
-        snprintf(scene, sizeof scene, "%s/corner-%zu.scene", folder, c);
-        FILE *file = fopen(scene, "w");
+    const int count = sizeof cases / sizeof *cases;
+    struct scene_case scenes[sizeof cases / sizeof *cases];
+    for (int c = 0; c < count; c++) {
+        snprintf(scenes[c].path, sizeof scenes[c].path, "%s/corner-%d.scene", folder, c);
+        snprintf(scenes[c].what, sizeof scenes[c].what, "%s", cases[c].what);
+        FILE *file = fopen(scenes[c].path, "w");
         assert_non_null(file);
         fprintf(file, "%s%s", common, cases[c].text);
         fclose(file);
-        same_bits_on(scene, cases[c].what);
     }
+    same_bits_on(NULL, scenes, count);
 }
 
 /* Many small spheres around a larger scene's: the stages of the chapter take 5,000 spheres, and
@@ -169,9 +216,14 @@ static void only_the_chapter_takes_thousands_of_spheres(void **state)
     struct command_result *r = run_shell("%s/21-persistent-rows --scene '%s'", test_build_dir(), scene);
     assert_int_equal(r->exit_code, 2);
     assert_non_null(strstr(r->err, "5000 spheres, but stage 21-persistent-rows holds at most 1024"));
+    struct batch runs; /* run k: stage k's */
+    batch_begin(&runs, folder, "five-thousand");
+    for (int k = 0; k < chapter_count; k++)
+        batch_add(&runs, "timeout 120 %s/%s --scene '%s' --output '%s/%d.ppm'", test_build_dir(), chapter_stages[k],
+                  scene, runs.folder, k);
+    batch_run(&runs);
     for (int k = 0; k < chapter_count; k++) {
-        r = run_shell("timeout 120 %s/%s --scene '%s' --output '%s/five.ppm'", test_build_dir(),
-                      chapter_stages[k], scene, folder);
+        r = batch_result(&runs, k);
         /* Without a GPU the stage stops at the GPU, past the scene's checks (only where none is
          * required: gpu_available() fails the test where one is). */
         if (strstr(r->err, "holds at most") ||
@@ -193,9 +245,14 @@ static void only_the_path_tracing_chapter_takes_thousands_of_spheres(void **stat
     struct command_result *r = run_shell("%s/p12-host-work-behind-render --scene '%s'", test_build_dir(), scene);
     assert_int_equal(r->exit_code, 2);
     assert_non_null(strstr(r->err, "5000 spheres, but stage p12-host-work-behind-render holds at most 1024"));
+    struct batch runs; /* run k: stage k's */
+    batch_begin(&runs, folder, "pt-five-thousand");
+    for (int k = 0; k < pt_chapter_count; k++)
+        batch_add(&runs, "timeout 120 %s/%s --scene '%s' --output '%s/%d.ppm'", test_build_dir(),
+                  pt_chapter_stages[k], scene, runs.folder, k);
+    batch_run(&runs);
     for (int k = 0; k < pt_chapter_count; k++) {
-        r = run_shell("timeout 120 %s/%s --scene '%s' --output '%s/pt-five.ppm'", test_build_dir(),
-                      pt_chapter_stages[k], scene, folder);
+        r = batch_result(&runs, k);
         if (strstr(r->err, "holds at most") ||
             (r->exit_code != 0 && (gpu || !strstr(r->err, "no CUDA-capable GPU"))))
             fail_msg("%s on 5,000 spheres: exit status %d: %s", pt_chapter_stages[k], r->exit_code, r->err);

@@ -12,6 +12,10 @@
  *   manifest allows differing pixels is counted apart, a stage that renders no scene exactly
  *   (every one over its limit, or allowed to differ) fails in one line naming it, and without a
  *   GPU the driver says it skipped (status 77).
+ * How the work is spread: tools/difftest.sh renders each scene's references once, then runs every
+ * (seed, stage) pair, TEST_GPU_JOBS at a time (its --jobs; default the cores, at most 16:
+ * tests/test_support.h's test_gpu_jobs()), and prints its counts and failures in seed and stage
+ * order. Nearly all of its time is the stages' runs, one process each (24 seeds x every stage).
  * Run from the repository root. */
 #include "test_support.h"
 
@@ -446,7 +450,8 @@ struct difftest_counts {
  * driver's output when it fails or prints no count. */
 static struct difftest_counts run_difftest(const char *args)
 {
-    struct command_result *r = run_shell("tools/difftest.sh %s --bin-dir '%s'", args, test_build_dir());
+    struct command_result *r =
+        run_shell("tools/difftest.sh %s --jobs %d --bin-dir '%s'", args, test_gpu_jobs(), test_build_dir());
     if (r->exit_code == 77) {
         char said[512];
         snprintf(said, sizeof said, "%.*s", (int)strcspn(r->out, "\n"), r->out);

@@ -5,7 +5,14 @@
  * the last pixel, the CPU reference's ray count, the same for the many-lights stages on
  * scenes/pt-many-lights.scene (a small size, expected images computed here), and a report that
  * tells where the samples are accumulated. Skipped, with the reason, without a GPU (the --help
- * checks run anyway). Run from the repository root. */
+ * checks run anyway). Run from the repository root.
+ * How the work is spread: each test puts its runs of the stages (every stage on a scene, every
+ * tile count, ...) in one batch that runs TEST_GPU_JOBS at a time (default the cores, at most 16;
+ * tests/test_support.h's batch_run()), then checks the results and prints its lines stage by
+ * stage, in stage order, as it did running them one at a time. What is the same run is made once:
+ * every stage's --help (in setup: its estimator, whether it takes --tiles, and the --help checks),
+ * its render of pt-quick.scene with its report (the golden image and the report checks both read
+ * it), each golden image, and each CPU reference image (in this process, once per estimator). */
 #include "test_support.h"
 
 #include "image/image.h"
@@ -45,6 +52,7 @@ static char stage_paths[MAX_STAGES][256];
 static int stage_estimators[MAX_STAGES]; /* enum pt_estimator; -1: its --help names none */
 static int stage_count;
 static char folder[64];
+static struct batch helps; /* run k: stage k's --help */
 
 /* build/pNN-name and build/pNNx-name, sorted; not their .resources.txt, not build/pNN-name-bench.
  */
@@ -53,15 +61,19 @@ static int setup(void **state)
     (void)state;
     const char *const patterns[] = {"p[0-9][0-9]-*", "p[0-9][0-9][a-z]-*"};
     stage_count = find_built_stages(patterns, 2, stage_paths, MAX_STAGES);
+    snprintf(folder, sizeof folder, "%s", make_temporary_folder());
+    batch_begin(&helps, folder, "help");
+    for (int k = 0; k < stage_count; ++k)
+        batch_add(&helps, "%s --help", stage_paths[k]);
+    batch_run(&helps);
     for (int k = 0; k < stage_count; ++k) {
-        struct command_result *r = run_shell("%s --help", stage_paths[k]);
+        struct command_result *r = batch_result(&helps, k);
         const char *line = strstr(r->out, "\nestimator: ");
         char name[32] = "";
         if (line)
             sscanf(line + strlen("\nestimator: "), "%31s", name);
         stage_estimators[k] = pt_estimator_from_name(name);
     }
-    snprintf(folder, sizeof folder, "%s", make_temporary_folder());
     if (stage_count == 0)
         fprintf(stderr, "no path-tracing stage in %s/ (make stages)\n", test_build_dir());
     return stage_count > 0 ? 0 : -1;
@@ -81,27 +93,67 @@ static int has_metric(const char *csv, const char *name)
     return strstr(csv, key) != NULL;
 }
 
-/* Runs stage k on scene with the extra words and --csv, writing its image to
- * folder/NAME-tag.png; the report is in the returned result's out. */
-static struct command_result *run_stage_on(int k, const char *scene, const char *extra,
-                                           const char *tag, struct image *image)
+/* Adds to batch a run of stage k on scene with the extra words and --csv, its image written to
+ * BATCH/RUN.png; returns the run's number RUN. */
+static int add_stage_run(struct batch *batch, int k, const char *scene, const char *extra)
 {
-    char out[256];
-    snprintf(out, sizeof out, "%s/%s-%s.png", folder, stage_name(stage_paths[k]), tag);
-    struct command_result *r =
-        run_shell("%s --scene %s --csv --output %s %s", stage_paths[k], scene, out, extra);
+    return batch_add(batch, "%s --scene %s --csv --output %s/%d.png %s", stage_paths[k], scene, batch->folder,
+                     batch->count, extra);
+}
+
+/* Run `run` of batch, add_stage_run()'s of stage k with the extra words: its image into image,
+ * and the result (the report in its out); the test fails, with what the stage said, when it
+ * failed. */
+static struct command_result *stage_run(const struct batch *batch, int run, int k, const char *extra,
+                                        struct image *image)
+{
+    struct command_result *r = batch_result(batch, run);
     if (r->exit_code != 0)
         fail_msg("%s %s: exit status %d: %.2000s", stage_name(stage_paths[k]), extra, r->exit_code, r->err);
-    char error[IMAGE_ERROR_BYTES];
+    char out[600], error[IMAGE_ERROR_BYTES];
+    snprintf(out, sizeof out, "%s/%d.png", batch->folder, run);
     if (image_read(out, image, error, sizeof error))
         fail_msg("%s", error);
     return r;
 }
 
-static struct command_result *run_stage(int k, const char *extra, const char *tag,
-                                        struct image *image)
+/* Every stage on pt-quick.scene as it is (no option), run k stage k's: made once, at the first
+ * test that needs it (the golden image's, then the report's). */
+static const struct batch *quick_runs(void)
 {
-    return run_stage_on(k, QUICK_SCENE, extra, tag, image);
+    static struct batch runs;
+    static int made = 0;
+    if (!made) {
+        batch_begin(&runs, folder, "quick");
+        for (int k = 0; k < stage_count; ++k)
+            add_stage_run(&runs, k, QUICK_SCENE, "");
+        batch_run(&runs);
+        made = 1;
+    }
+    return &runs;
+}
+
+/* The golden images of a test: each estimator's read at its first use, then kept. */
+struct goldens {
+    struct image image[PT_ALL_ESTIMATORS];
+    int read[PT_ALL_ESTIMATORS];
+};
+
+static const struct image *golden_image(struct goldens *goldens, int e)
+{
+    if (!goldens->read[e]) {
+        char error[IMAGE_ERROR_BYTES];
+        assert_int_equal(image_read(quick[e].golden, &goldens->image[e], error, sizeof error), 0);
+        goldens->read[e] = 1;
+    }
+    return &goldens->image[e];
+}
+
+static void free_goldens(struct goldens *goldens)
+{
+    for (int e = 0; e < PT_ALL_ESTIMATORS; ++e)
+        if (goldens->read[e])
+            image_free(&goldens->image[e]);
 }
 
 /* The CPU reference's image of scene at width x height and samples with estimator, and in
@@ -134,17 +186,18 @@ static void every_stage_renders_the_golden_image_with_the_reference_ray_count(vo
 {
     (void)state;
     SKIP_WITHOUT_GPU();
+    const struct batch *runs = quick_runs();
+    struct goldens goldens = {0};
     int failures = 0;
     for (int k = 0; k < stage_count; ++k) {
         int e = stage_estimators[k];
         assert_true(e >= 0 && e < PT_ALL_ESTIMATORS);
-        struct image golden, image;
-        char error[IMAGE_ERROR_BYTES];
-        assert_int_equal(image_read(quick[e].golden, &golden, error, sizeof error), 0);
-        struct command_result *r = run_stage(k, "", "quick", &image);
+        const struct image *golden = golden_image(&goldens, e);
+        struct image image;
+        struct command_result *r = stage_run(runs, k, k, "", &image);
         double rays = csv_metric(r->out, "rays_traced");
         double samples = csv_metric(r->out, "samples_per_pixel");
-        long long differing = differing_pixels(stage_name(stage_paths[k]), &golden, &image);
+        long long differing = differing_pixels(stage_name(stage_paths[k]), golden, &image);
         print_message("# %s (%s): %lld pixels differ, %.0f rays, %.0f samples per pixel\n",
                       stage_name(stage_paths[k]), pt_estimator_name(e), differing, rays, samples);
         if (differing != 0 || rays != quick[e].rays || samples != QUICK_SAMPLES ||
@@ -155,8 +208,8 @@ static void every_stage_renders_the_golden_image_with_the_reference_ray_count(vo
             ++failures;
         }
         image_free(&image);
-        image_free(&golden);
     }
+    free_goldens(&goldens);
     assert_int_equal(failures, 0);
 }
 
@@ -169,7 +222,13 @@ static void many_lights_stages_match_the_reference_on_their_scene(void **state)
     const int width = 64, height = 48, samples = 2;
     struct image expected[PT_ALL_ESTIMATORS];
     double rays[PT_ALL_ESTIMATORS];
-    int made[PT_ALL_ESTIMATORS] = {0}, failures = 0, checked = 0;
+    int made[PT_ALL_ESTIMATORS] = {0}, failures = 0, checked = 0, run_of[MAX_STAGES];
+    struct batch runs;
+    batch_begin(&runs, folder, "many-lights");
+    for (int k = 0; k < stage_count; ++k)
+        if (stage_estimators[k] != PT_ESTIMATOR_PATH)
+            run_of[k] = add_stage_run(&runs, k, MANY_LIGHTS_SCENE, "--size 64x48 --samples 2");
+    batch_run(&runs);
     for (int k = 0; k < stage_count; ++k) {
         int e = stage_estimators[k];
         if (e == PT_ESTIMATOR_PATH)
@@ -180,8 +239,7 @@ static void many_lights_stages_match_the_reference_on_their_scene(void **state)
             made[e] = 1;
         }
         struct image image;
-        struct command_result *r =
-            run_stage_on(k, MANY_LIGHTS_SCENE, "--size 64x48 --samples 2", "many-lights", &image);
+        struct command_result *r = stage_run(&runs, run_of[k], k, "--size 64x48 --samples 2", &image);
         double traced = csv_metric(r->out, "rays_traced");
         long long differing = differing_pixels(stage_name(stage_paths[k]), &expected[e], &image);
         print_message("# %s (%s) on %s 64x48, 2 samples: %lld pixels differ, %.0f rays (CPU "
@@ -211,10 +269,11 @@ static void reports_tell_where_samples_are_accumulated(void **state)
     (void)state;
     SKIP_WITHOUT_GPU();
     const double pixels = (double)QUICK_SIDE * QUICK_SIDE;
+    const struct batch *runs = quick_runs();
     int failures = 0;
     for (int k = 0; k < stage_count; ++k) {
         struct image image;
-        struct command_result *r = run_stage(k, "", "report", &image);
+        struct command_result *r = stage_run(runs, k, k, "", &image);
         image_free(&image);
         double down = csv_metric(r->out, "bytes_device_to_host");
         int on_device = stage_number(stage_paths[k]) >= FIRST_DEVICE_ACCUMULATION_STAGE;
@@ -261,6 +320,11 @@ static void samples_and_size_override_the_scene(void **state)
     const int width = 40, height = 24, samples = 3;
     struct image expected[PT_ALL_ESTIMATORS];
     double rays[PT_ALL_ESTIMATORS];
+    struct batch runs; /* run k: stage k's */
+    batch_begin(&runs, folder, "small");
+    for (int k = 0; k < stage_count; ++k)
+        add_stage_run(&runs, k, QUICK_SCENE, "--samples 3 --size 40x24");
+    batch_run(&runs);
     for (int e = 0; e < PT_ALL_ESTIMATORS; ++e)
         expected[e] = reference_image(QUICK_SCENE, width, height, samples, e, &rays[e]);
     int failures = 0;
@@ -268,7 +332,7 @@ static void samples_and_size_override_the_scene(void **state)
         int e = stage_estimators[k];
         assert_true(e >= 0 && e < PT_ALL_ESTIMATORS);
         struct image image;
-        struct command_result *r = run_stage(k, "--samples 3 --size 40x24", "small", &image);
+        struct command_result *r = stage_run(&runs, k, k, "--samples 3 --size 40x24", &image);
         double reported = csv_metric(r->out, "samples_per_pixel");
         double traced = csv_metric(r->out, "rays_traced");
         long long differing = differing_pixels(stage_name(stage_paths[k]), &expected[e], &image);
@@ -292,28 +356,37 @@ static void tiled_stages_render_the_same_image_with_any_tile_count(void **state)
     (void)state;
     SKIP_WITHOUT_GPU();
     const char *counts[] = {"--tiles 3", "--tiles 7", "--tiles 37", "--tiles 128"};
+    const int count_count = sizeof counts / sizeof counts[0];
+    int tiles[MAX_STAGES], first_run[MAX_STAGES];
+    struct batch runs;
+    batch_begin(&runs, folder, "tiles");
+    for (int k = 0; k < stage_count; ++k) {
+        tiles[k] = strstr(batch_result(&helps, k)->out, "--tiles N") != NULL;
+        first_run[k] = runs.count;
+        for (int c = 0; tiles[k] && c < count_count; ++c)
+            add_stage_run(&runs, k, QUICK_SCENE, counts[c]);
+    }
+    batch_run(&runs);
+    struct goldens goldens = {0};
     int failures = 0, tiled = 0;
     for (int k = 0; k < stage_count; ++k) {
-        struct command_result *help = run_shell("%s --help", stage_paths[k]);
-        if (!strstr(help->out, "--tiles N"))
+        if (!tiles[k])
             continue;
         ++tiled;
         int e = stage_estimators[k];
-        struct image golden;
-        char error[IMAGE_ERROR_BYTES];
-        assert_int_equal(image_read(quick[e].golden, &golden, error, sizeof error), 0);
-        for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
+        const struct image *golden = golden_image(&goldens, e);
+        for (int c = 0; c < count_count; ++c) {
             struct image image;
-            struct command_result *r = run_stage(k, counts[c], "tiles", &image);
+            struct command_result *r = stage_run(&runs, first_run[k] + c, k, counts[c], &image);
             double rays = csv_metric(r->out, "rays_traced");
-            long long differing = differing_pixels(stage_name(stage_paths[k]), &golden, &image);
+            long long differing = differing_pixels(stage_name(stage_paths[k]), golden, &image);
             print_message("# %s %s: %lld pixels differ, %.0f rays\n", stage_name(stage_paths[k]), counts[c],
                           differing, rays);
             failures += differing != 0 || rays != quick[e].rays;
             image_free(&image);
         }
-        image_free(&golden);
     }
+    free_goldens(&goldens);
     print_message("# %d stage(s) render in tiles\n", tiled);
     assert_int_equal(failures, 0);
 }
@@ -323,7 +396,7 @@ static void tiled_stages_render_the_same_image_with_any_tile_count(void **state)
 static int has_bench(int k)
 {
     char bench[300];
-    snprintf(bench, sizeof bench, "%s-bench", stage_paths[k]);
+    snprintf(bench, sizeof bench, "%.255s-bench", stage_paths[k]); /* (a path holds 255 at most) */
     return access(bench, X_OK) == 0;
 }
 
@@ -333,8 +406,15 @@ static void every_stage_lists_samples_and_record(void **state)
 {
     (void)state;
     int whole_path_stages = 0;
+    int record_run[MAX_STAGES]; /* --record of each stage without a kernel benchmark */
+    struct batch records;
+    batch_begin(&records, folder, "record");
+    for (int k = 0; k < stage_count; ++k)
+        if (!has_bench(k))
+            record_run[k] = batch_add(&records, "%s --record %s/never", stage_paths[k], folder);
+    batch_run(&records);
     for (int k = 0; k < stage_count; ++k) {
-        struct command_result *r = run_shell("%s --help", stage_paths[k]);
+        struct command_result *r = batch_result(&helps, k);
         assert_int_equal(r->exit_code, 0);
         assert_non_null(strstr(r->out, "--samples N"));
         assert_non_null(strstr(r->out, "(default scenes/pt-benchmark.scene"));
@@ -348,7 +428,7 @@ static void every_stage_lists_samples_and_record(void **state)
         }
         ++whole_path_stages;
         assert_null(strstr(r->out, "--record"));
-        r = run_shell("%s --record %s/never", stage_paths[k], folder);
+        r = batch_result(&records, record_run[k]);
         assert_int_equal(r->exit_code, 2);
         assert_string_equal(r->out, "");
         char expected[256];

@@ -1,11 +1,14 @@
-/* The one helper layer of the cmocka tests (tests/test_*.c), in five sections:
+/* The one helper layer of the cmocka tests (tests/test_*.c), in these sections:
  *   running commands     run_shell(), the one way a test runs a shell command, and what is built
  *                        on it: sh(), sh_num(), a make of its own, tools a test needs
  *   files and folders    reading and writing a file, a temporary folder
+ *   problems             what a check of a record found, a line each
  *   made-up stage trees  a stage folder with its manifest (and a render.cu), the stage list
  *   the GPU              the stages built here, whether a GPU is here (and must work: a GPU
  *                        shown here, or REQUIRE_GPU=1, fails a test that finds none working
  *                        instead of skipping it), a stage's --csv report
+ *   runs at once         a batch of independent commands (each stage on a scene) run
+ *                        TEST_GPU_JOBS at a time, their results read back in the order given
  *   images and vectors   how many pixels two images differ in, a vector's three values
  * Include it first; a test run from the repository root. */
 #ifndef TEST_SUPPORT_H
@@ -500,6 +503,118 @@ static inline double csv_metric(const char *csv, const char *name)
     if (!at)
         fail_msg("metric %s missing from:\n%.2000s", name, csv);
     return strtod(at + strlen(key), NULL);
+}
+
+/* ---- Runs at once -------------------------------------------------------------------------- */
+
+/* A GPU test runs the stages many times, each run a render of a fraction of a second inside a
+ * process whose CUDA start-up, file writing and exit take longer: one after another, a few hundred
+ * runs took minutes. Runs that do not depend on each other (every stage on a scene) go in a batch:
+ * batch_add() collects their commands, batch_run() runs them TEST_GPU_JOBS at a time (xargs -P),
+ * each command's stdout, stderr and exit status into files of its own, and batch_result() gives
+ * them back one at a time in the order they were added, so that a test checks them and prints
+ * its lines in stage order, with the messages it had when it ran them one at a time. */
+
+#define TEST_GPU_JOBS_MAX 16 /* more at once than this only queue up on one GPU */
+#define BATCH_MAX 1024       /* the most commands one batch holds */
+
+/* How many commands a batch runs at once: TEST_GPU_JOBS (a positive number; above
+ * TEST_GPU_JOBS_MAX, that), else the cores (nproc), at most TEST_GPU_JOBS_MAX. A TEST_GPU_JOBS
+ * that is not a positive number fails the test, rather than be read as some default. */
+static inline int test_gpu_jobs(void)
+{
+    static long cores = 0;
+    const char *set = getenv("TEST_GPU_JOBS");
+    long jobs;
+    if (set && *set) {
+        char *end;
+        jobs = strtol(set, &end, 10);
+        if (*end || jobs < 1)
+            fail_msg("TEST_GPU_JOBS must be a positive number, got '%.100s'", set);
+    } else {
+        if (!cores) {
+            struct command_result *r = helper_shell("nproc");
+            if (r->exit_code != 0 || sscanf(r->out, "%ld", &cores) != 1 || cores < 1)
+                cores = 1;
+        }
+        jobs = cores;
+    }
+    return jobs > TEST_GPU_JOBS_MAX ? TEST_GPU_JOBS_MAX : (int)jobs;
+}
+
+/* Commands to run at once, and where each one's files go: FOLDER/K.sh (the command), K.out,
+ * K.err and K.status for the Kth added (from 0), so a command may name its own output files
+ * after K as well (FOLDER/K.ppm). */
+struct batch {
+    char folder[512];
+    int count;
+};
+
+/* An empty batch whose files go in PARENT/NAME (emptied when it was there). */
+static inline void batch_begin(struct batch *batch, const char *parent, const char *name)
+{
+    snprintf(batch->folder, sizeof batch->folder, "%s/%s", parent, name);
+    batch->count = 0;
+    struct command_result *r = helper_shell("rm -rf '%s' && mkdir -p '%s'", batch->folder, batch->folder);
+    if (r->exit_code != 0)
+        fail_msg("cannot make the batch folder %s: %s", batch->folder, r->err);
+}
+
+/* Adds a command built like printf, run by /bin/sh from the folder the test runs in (the
+ * repository root), as run_shell() runs one; returns its number K. */
+static inline int batch_add(struct batch *batch, const char *format, ...)
+{
+    static char command[TEST_COMMAND_BYTES];
+    va_list args;
+    va_start(args, format);
+    int length = vsnprintf(command, sizeof command, format, args);
+    va_end(args);
+    if (length < 0 || (size_t)length + 1 >= sizeof command)
+        fail_msg("a command of %d bytes, over TEST_COMMAND_BYTES: %.200s...", length, command);
+    if (batch->count >= BATCH_MAX)
+        fail_msg("more than BATCH_MAX (%d) commands in the batch %s", BATCH_MAX, batch->folder);
+    strcat(command, "\n");
+    char path[600];
+    snprintf(path, sizeof path, "%s/%d.sh", batch->folder, batch->count);
+    test_write_file(path, command);
+    return batch->count++;
+}
+
+/* Runs every command of the batch, test_gpu_jobs() at a time, and returns when all have ended.
+ * Their stdin is /dev/null; what each prints and its exit status are kept for batch_result(). */
+static inline void batch_run(const struct batch *batch)
+{
+    if (batch->count == 0)
+        return;
+    const int jobs = test_gpu_jobs();
+    /* (The status is written after the command ends, by a shell of its own: a command that dies,
+     * or kills the shell that runs it, still leaves one, 128 + the signal, as run_shell() reports
+     * it.) */
+    helper_shell("seq 0 %d | xargs -n 1 -P %d sh -c "
+                 "'sh \"$0/$1.sh\" >\"$0/$1.out\" 2>\"$0/$1.err\" </dev/null; echo $? >\"$0/$1.status\"' '%s'",
+                 batch->count - 1, jobs, batch->folder);
+}
+
+/* The result of the batch's command K, as run_shell() would have returned it: one static buffer
+ * that the next batch_result() call overwrites (not run_shell()'s, which it leaves as it was). A
+ * command that left no exit status (its run cut short) reads as exit status -1, saying so. */
+static inline struct command_result *batch_result(const struct batch *batch, int k)
+{
+    static struct command_result result;
+    char path[600], status[32];
+    assert_true(k >= 0 && k < batch->count);
+    snprintf(path, sizeof path, "%s/%d.out", batch->folder, k);
+    test_read_file(path, result.out, sizeof result.out);
+    snprintf(path, sizeof path, "%s/%d.err", batch->folder, k);
+    test_read_file(path, result.err, sizeof result.err);
+    snprintf(path, sizeof path, "%s/%d.status", batch->folder, k);
+    test_read_file(path, status, sizeof status);
+    if (sscanf(status, "%d", &result.exit_code) != 1) {
+        result.exit_code = -1;
+        snprintf(result.err, sizeof result.err, "command %d of the batch %s left no exit status\n", k,
+                 batch->folder);
+    }
+    return &result;
 }
 
 /* ---- Images and vectors -------------------------------------------------------------------- */
