@@ -8,8 +8,8 @@ them into FOLDER/runs.csv.gz (gzip -9 -n) and removes runs.csv: the repository k
 runs.csv.gz is the live file of a campaign that was cut off before it could close (the newer, a
 superset): it is read. tools/runner/runs-file.sh is the shell's counterpart.
 
-Importable (python3 standard library only): runs_path(folder), has_runs(folder),
-open_runs(folder), open_runs_path(path), runs_folders(pattern).
+Importable (python3 standard library only): runs_path(folder), existing_runs_path(folder),
+has_runs(folder), open_runs(folder), open_runs_path(path), runs_folders(pattern).
 """
 import glob
 import gzip
@@ -41,13 +41,18 @@ def open_runs_path(path):
     return open(path, newline="", encoding="utf-8")
 
 
-def open_runs(folder):
-    """FOLDER's runs (runs_path) opened as text for the csv module; FileNotFoundError naming
-    FOLDER/runs.csv.gz when it has neither form."""
+def existing_runs_path(folder):
+    """runs_path(FOLDER); FileNotFoundError naming FOLDER/runs.csv.gz when it has neither form."""
     path = runs_path(folder)
     if path is None:
         raise FileNotFoundError(2, f"no {LIVE} or {COMMITTED}", os.path.join(folder, COMMITTED))
-    return open_runs_path(path)
+    return path
+
+
+def open_runs(folder):
+    """FOLDER's runs (runs_path) opened as text for the csv module; FileNotFoundError naming
+    FOLDER/runs.csv.gz when it has neither form."""
+    return open_runs_path(existing_runs_path(folder))
 
 
 def runs_folders(pattern):

@@ -5,7 +5,8 @@ A campaign folder's runs are runs.csv.gz once its campaign has ended (the commit
 while it runs or after it was cut off; tools/runner/runs_file.py finds them (runs.csv first).
 
 Importable (python3 standard library only):  stats(values), load_runs(path) (a runs.csv or
-runs.csv.gz), load_folder_runs(folder), summarize(rows),
+runs.csv.gz), load_folder_runs(folder) (each file parsed once per process, its rows shared: see
+"Reading the runs once per process"), summarize(rows),
 image_summarize(rows) and image_table(summary, images) (the runs that wrote their image: a
 manifest's campaign-image), summary_csv(summary, images), summary_md(summary, rows), write_summary(folder, check=False), and the
 stage model: manifests, manifest, stage_key, is_side_stage, main_stages, side_stages,
@@ -28,6 +29,7 @@ path-tracing track has tables of its own (time, rays and samples per second), af
 track's.
 """
 import csv
+import functools
 import glob
 import math
 import os
@@ -212,10 +214,7 @@ def extra_us_metrics(summary, stage, rows=()):
     phase_names = {m for m, _ in PHASES}
     extras = [m for m, (unit, _) in summary.get(stage, {}).items()
               if unit == "us" and m not in phase_names and m not in CORE_US_METRICS]
-    first_seen = {}
-    for i, row in enumerate(rows):
-        if row.get("stage") == stage:
-            first_seen.setdefault(row.get("metric"), i)
+    first_seen = first_row_of_metrics(rows).get(stage, {})
     return sorted(extras, key=lambda m: (first_seen.get(m, len(first_seen)), m))
 
 
@@ -234,16 +233,69 @@ def stats(values):
     }
 
 
+# ---- Reading the runs once per process ------------------------------------------------------
+# update_readmes.py asks for the same campaign folder's rows, and for the same figures drawn from
+# them, once per README block and per GPU; a runs.csv.gz holds some 200,000 rows, which take
+# seconds to parse and to walk. So each runs file is parsed once per process and its rows list is
+# shared from then on (no caller changes it), and what is computed from such a list (its
+# summaries, its campaigns, the order of its metrics) is computed once too: the functions marked
+# @once_per_loaded_runs.
+
+# {absolute path: (the file's inode, size and modification time when read, its rows)}
+_runs_by_path = {}
+# {id(rows): (rows, {function: its result})} for every list in _runs_by_path: holding the list
+# keeps its id from being reused by another.
+_results_by_rows = {}
+
+
 def load_runs(path):
-    """Rows of a runs.csv, or of a runs.csv.gz, as dicts (every status)."""
+    """Rows of a runs.csv, or of a runs.csv.gz, as dicts (every status). Parsed once per process
+    (read again only where the file has changed since): the list is shared, not to be changed."""
+    key = os.path.abspath(path)
+    stat = os.stat(path)
+    signature = (stat.st_ino, stat.st_size, stat.st_mtime_ns)
+    held = _runs_by_path.get(key)
+    if held and held[0] == signature:
+        return held[1]
+    if held:  # the file changed: the old list's results are no longer the file's
+        _results_by_rows.pop(id(held[1]), None)
     with runs_file.open_runs_path(path) as f:
-        return list(csv.DictReader(f))
+        rows = list(csv.DictReader(f))
+    _runs_by_path[key] = (signature, rows)
+    _results_by_rows[id(rows)] = (rows, {})
+    return rows
 
 
 def load_folder_runs(folder):
-    """Rows of FOLDER's runs (runs.csv while its campaign runs, else runs.csv.gz) as dicts."""
-    with runs_file.open_runs(folder) as f:
-        return list(csv.DictReader(f))
+    """Rows of FOLDER's runs (runs.csv while its campaign runs, else runs.csv.gz) as dicts
+    (load_runs: parsed once per process, shared)."""
+    return load_runs(runs_file.existing_runs_path(folder))
+
+
+def once_per_loaded_runs(compute):
+    """COMPUTE(rows), a function of a runs list alone, computed once per list that load_runs
+    returned (the shared result is not to be changed); for any other list (a caller's own rows,
+    which it may change) computed afresh on each call."""
+    @functools.wraps(compute)
+    def once(rows):
+        held = _results_by_rows.get(id(rows))
+        if held is None or held[0] is not rows:
+            return compute(rows)
+        results = held[1]
+        if compute not in results:
+            results[compute] = compute(rows)
+        return results[compute]
+    return once
+
+
+@once_per_loaded_runs
+def first_row_of_metrics(rows):
+    """{stage: {metric: the index in ROWS of its first row}}: the order each stage prints its
+    metrics in (one pass over ROWS for every stage, where extra_us_metrics asks stage by stage)."""
+    first_seen = {}
+    for i, row in enumerate(rows):
+        first_seen.setdefault(row.get("stage"), {}).setdefault(row.get("metric"), i)
+    return first_seen
 
 
 def statistics_by(rows, keep, key):
@@ -259,6 +311,7 @@ def statistics_by(rows, keep, key):
     return result
 
 
+@once_per_loaded_runs
 def summarize(rows):
     """{stage: {metric: (unit, stats)}} over the runs with status ok that wrote no image (the
     stage as its campaign-args time it; image_summarize() has the others)."""
@@ -275,20 +328,13 @@ def summarize(rows):
 # from machine to machine by more than many lessons gain.
 
 
+@once_per_loaded_runs
 def campaign_list(rows):
     """[{"label", "gpus", "first", "last", "stages"}] of ROWS' campaigns in the order they began:
     each stage's runs with status ok, grouped by their set of (host, gpu_uuid), and within one
     set into groups whose order spans overlap; labelled A, B, ... (AA after Z)."""
-    spans = {}
-    for index, row in enumerate(rows):
-        if row.get("status") != "ok":
-            continue
-        order = int(row["order"]) if str(row.get("order", "")).isdigit() else index
-        gpus, first, last = spans.get(row["stage"], (set(), order, order))
-        gpus.add((row.get("host", ""), row.get("gpu_uuid", "")))
-        spans[row["stage"]] = (gpus, min(first, order), max(last, order))
     by_gpus = {}
-    for stage, (gpus, first, last) in spans.items():
+    for stage, (gpus, first, last) in stage_spans(rows).items():
         by_gpus.setdefault(frozenset(gpus), []).append((first, last, stage))
     found = []
     for gpus, stages in by_gpus.items():
@@ -308,6 +354,27 @@ def campaign_list(rows):
             letters = chr(ord("A") + rest) + letters
         campaign["label"] = letters
     return found
+
+
+def stage_spans(rows):
+    """{stage: [its set of (host, gpu_uuid), its first order, its last order]} over ROWS' runs with
+    status ok, stages in the order of their first such row; a row's order is its order column, or
+    where that is no number its index in ROWS."""
+    spans = {}
+    for index, row in enumerate(rows):
+        if row.get("status") != "ok":
+            continue
+        order = int(row["order"]) if str(row.get("order", "")).isdigit() else index
+        span = spans.get(row["stage"])
+        if span is None:
+            # Changed in place below, not rebuilt as a new tuple for each of the many rows.
+            span = spans[row["stage"]] = [set(), order, order]
+        span[0].add((row.get("host", ""), row.get("gpu_uuid", "")))
+        if order < span[1]:
+            span[1] = order
+        if order > span[2]:
+            span[2] = order
+    return spans
 
 
 def campaigns(rows):
@@ -387,6 +454,7 @@ def campaigns_section(rows, folder=None, level="##", ratios=True):
             + (["", NOT_COMPARED, ""] if ratios else [""]))
 
 
+@once_per_loaded_runs
 def image_summarize(rows):
     """{(stage, image format): {metric: (unit, stats)}} over the runs with status ok that wrote
     their image (runs.csv's image column: a manifest's campaign-image)."""
@@ -800,17 +868,19 @@ def scaling_metrics(summary):
     return SCALING_METRICS + (SCALING_PT_METRICS if pt else ())
 
 
+@once_per_loaded_runs
 def scaling_summarize(rows):
     """{(stage, scene): {"spheres": int, "n": runs ok, metric: stats}} over the runs with status
     ok, for the metrics of SCALING_METRICS (and SCALING_PT_METRICS) a pair has."""
     values, spheres = {}, {}
+    summarized = SCALING_METRICS + SCALING_PT_METRICS
     for row in rows:
         if row.get("status") != "ok":
             continue
         key = (row["stage"], row.get("scene", ""))
         if row.get("spheres", "").isdigit():
             spheres[key] = max(spheres.get(key, 0), int(row["spheres"]))
-        if row["metric"] in SCALING_METRICS + SCALING_PT_METRICS:
+        if row["metric"] in summarized:
             values.setdefault(key, {}).setdefault(row["metric"], []).append(float(row["value"]))
     result = {}
     for key, metrics in values.items():
