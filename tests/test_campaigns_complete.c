@@ -25,7 +25,7 @@ struct entry {
 static struct entry listed[MAX_ENTRIES];
 static int listed_count;
 
-/* tests/short-campaigns.tsv: "GPU<TAB>STAGE<TAB>plain|png<TAB>RUNS", '#' comments. */
+/* tests/short-campaigns.tsv: "GPU<TAB>STAGE<TAB>plain|png|ppm<TAB>RUNS", '#' comments. */
 static void load_short_list(void)
 {
     FILE *file = fopen(SHORT_LIST, "r");
@@ -42,8 +42,9 @@ static void load_short_list(void)
             fail_msg("%s: more than %d lines", SHORT_LIST, MAX_ENTRIES);
         struct entry *e = &listed[listed_count];
         if (sscanf(line, "%63[^\t]\t%63[^\t]\t%7[^\t]\t%d", e->gpu, e->stage, e->configuration, &e->runs) != 4 ||
-            (strcmp(e->configuration, "plain") != 0 && strcmp(e->configuration, "png") != 0))
-            fail_msg("%s:%d: not GPU<TAB>STAGE<TAB>plain|png<TAB>RUNS: %s", SHORT_LIST, number, line);
+            (strcmp(e->configuration, "plain") != 0 && strcmp(e->configuration, "png") != 0 &&
+             strcmp(e->configuration, "ppm") != 0))
+            fail_msg("%s:%d: not GPU<TAB>STAGE<TAB>plain|png|ppm<TAB>RUNS: %s", SHORT_LIST, number, line);
         e->seen = 0;
         listed_count++;
     }
@@ -72,9 +73,10 @@ static void every_stage_has_a_full_campaign_or_is_listed(void **state)
         snprintf(gpus[gpu_count++], sizeof gpus[0], "%s", g);
     assert_true(gpu_count >= 2); /* the H100 and the H200 */
 
-    /* Every stage and its configurations: plain, and png where its manifest has campaign-image. */
+    /* Every stage and its configurations: plain, and each format of its manifest's campaign-image
+     * (png, ppm). */
     r = run_shell("for s in $(tools/stages list); do echo \"$s plain\"; "
-                  "[ -n \"$(tools/stages get $s campaign-image)\" ] && echo \"$s png\"; done; true");
+                  "for f in $(tools/stages get $s campaign-image); do echo \"$s $f\"; done; done; true");
     assert_int_equal(r->exit_code, 0);
     char configurations[MAX_ENTRIES][80];
     int configuration_count = 0;
@@ -86,7 +88,7 @@ static void every_stage_has_a_full_campaign_or_is_listed(void **state)
     for (int g = 0; g < gpu_count; g++) {
         /* The ok runs of every (stage, image) of this GPU's campaign, one awk pass. */
         r = run_shell("zcat %s/%s/runs.csv.gz | awk -F, 'NR > 1 && $12 == \"total\" && $15 == \"ok\" "
-                      "{ n[$3 \" \" ($16 == \"png\" ? \"png\" : \"plain\")]++ } "
+                      "{ n[$3 \" \" ($16 == \"\" ? \"plain\" : $16)]++ } "
                       "END { for (k in n) print k, n[k] }'",
                       REFERENCE, gpus[g]);
         assert_int_equal(r->exit_code, 0);

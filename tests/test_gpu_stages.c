@@ -153,8 +153,9 @@ static struct image render_on_cpu(const char *scene_path)
     return image;
 }
 
-/* Where run `run` of batch writes stage k's image: a PPM, except 21a's, whose lesson is its PNG
- * (written while the frame arrives; its PPM is written as stage 21 writes it). */
+/* Where run `run` of batch writes stage k's image: a PPM (02a's is text, the study's format, which
+ * image_read reads too), except 21a's, whose lesson is its PNG (written while the frame arrives;
+ * its PPM is written as stage 21 writes it). */
 static void image_path(const struct batch *batch, int run, int k, char *path, size_t size)
 {
     snprintf(path, size, "%s/%d.%s", batch->folder, run,

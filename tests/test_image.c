@@ -1,6 +1,6 @@
 /* Images: SPEC.md's float-to-byte rule, PNG (png_encode.c: ISA-L on every core) and PPM written
- * and read back through stb_image, the comparison the runner and the GPU tests use, and output
- * paths checked up front. */
+ * and read back (a PNG through stb_image; a text PPM, side stage 02a's, read too), the comparison
+ * the runner and the GPU tests use, and output paths checked up front. */
 #include "test_support.h"
 
 #include <sys/stat.h>
@@ -151,6 +151,36 @@ static void ppm_round_trip_is_binary_p6(void **state)
     remove_temporary_folder(folder);
 }
 
+/* A text PPM (P3), as side stage 02a writes it (one line "R G B" a pixel; the study's format),
+ * reads as the same pixels as the binary one, whatever the blanks between its numbers. */
+static void text_ppm_reads_as_its_pixels(void **state)
+{
+    (void)state;
+    char *folder = make_temporary_folder();
+    char path[256], error[IMAGE_ERROR_BYTES];
+    struct image written, read;
+    gradient(&written, 5, 3);
+    for (int layout = 0; layout < 2; ++layout) {
+        snprintf(path, sizeof path, "%s/text-%d.ppm", folder, layout);
+        FILE *file = fopen(path, "w");
+        assert_non_null(file);
+        fprintf(file, layout ? "P3 # a comment\n5\t3 255 " : "P3\n5 3\n255\n");
+        for (int p = 0; p < 5 * 3; ++p)
+            fprintf(file, layout ? "%03d\t%d %d\r\n" : "%d %d %d\n", written.rgb[3 * p],
+                    written.rgb[3 * p + 1], written.rgb[3 * p + 2]);
+        if (layout)
+            fprintf(file, "  \n");
+        fclose(file);
+        assert_int_equal(image_read(path, &read, error, sizeof error), 0);
+        assert_int_equal(read.width, 5);
+        assert_int_equal(read.height, 3);
+        assert_memory_equal(read.rgb, written.rgb, 5 * 3 * 3);
+        image_free(&read);
+    }
+    image_free(&written);
+    remove_temporary_folder(folder);
+}
+
 static void compare_counts_pixels_and_largest_difference(void **state)
 {
     (void)state;
@@ -224,6 +254,10 @@ static void compare_images_refuses_bad_files_and_arguments(void **state)
         {"printf 'P6\\n0 100\\n255\\n' >\"$F\"", "not a binary PPM this course writes"},
         {"echo garbage >\"$F\"", "cannot read image: unknown image type"},
         {"head -c 100 \"$G\" | sed 1s/P6/P3/ >\"$F\"", "cannot read image"},
+        {"printf 'P3\\n2 1\\n255\\n1 2 3\\n4 5\\n' >\"$F\"", "truncated, 5 of the 6 values of pixels"},
+        {"printf 'P3\\n1 1\\n255\\n1 2 256\\n' >\"$F\"", "value 3 of the pixels is not a number from 0 to 255"},
+        {"printf 'P3\\n1 1\\n255\\n1 2 3\\n4\\n' >\"$F\"", "then more data than its header announces"},
+        {"printf 'P3\\n1 1\\n15\\n1 2 3\\n' >\"$F\"", "not a text PPM this course writes"},
         {"mkfifo \"$F\"", "it is a named pipe (FIFO), not a regular file"},
         {"mkdir \"$F\"", "it is a directory"},
         {":", "cannot open image: No such file or directory"},
@@ -322,6 +356,7 @@ int main(void)
         cmocka_unit_test(large_png_round_trip_is_exact),
         cmocka_unit_test(incompressible_png_round_trip_is_exact),
         cmocka_unit_test(ppm_round_trip_is_binary_p6),
+        cmocka_unit_test(text_ppm_reads_as_its_pixels),
         cmocka_unit_test(compare_counts_pixels_and_largest_difference),
         cmocka_unit_test(compare_images_tool_reports_and_judges),
         cmocka_unit_test(compare_images_refuses_bad_files_and_arguments),

@@ -38,12 +38,12 @@ static void every_stage_folder_has_a_valid_manifest(void **state)
         fail_msg("tools/stages check: %s", r->err);
     /* The course's order: the main chain with each side stage after its number, then the track. */
     r = run_shell(READER " list | head -n 8 | tr '\\n' ' '");
-    assert_string_equal(r->out, "01-base 02-static-registers 03-block-size 04-float3 05-pinned-memory "
-                                "06-no-framebuffer-upload 07-shared-spheres 07a-branch-free-intersection ");
+    assert_string_equal(r->out, "01-base 02-static-registers 02a-buffered-text-image 03-block-size 04-float3 "
+                                "05-pinned-memory 06-no-framebuffer-upload 07-shared-spheres ");
     r = run_shell(READER " list pt chain | head -n 1");
     assert_string_equal(r->out, "p01-base\n");
     r = run_shell(READER " list main side | head -n 1");
-    assert_string_equal(r->out, "07a-branch-free-intersection\n");
+    assert_string_equal(r->out, "02a-buffered-text-image\n");
     /* The same stages the Makefile builds (make list needs no nvcc). */
     r = run_shell(MAKE " -s list NVCC=/nonexistent/nvcc | wc -l");
     assert_int_equal(r->exit_code, 0);
@@ -69,8 +69,8 @@ static void fields_and_defaults(void **state)
     r = run_shell(READER " get p5a track && " READER " get p5a kind && " READER " get p05a-split-channels id");
     assert_string_equal(r->out, "pt\nside\np5a\n");
     r = run_shell(READER " select 1-4,7a,p1-2 | tr '\\n' ' '");
-    assert_string_equal(r->out, "01-base 02-static-registers 03-block-size 04-float3 07a-branch-free-intersection "
-                                "p01-base p02-no-device-malloc ");
+    assert_string_equal(r->out, "01-base 02-static-registers 02a-buffered-text-image 03-block-size 04-float3 "
+                                "07a-branch-free-intersection p01-base p02-no-device-malloc ");
     assert_refused(run_shell(READER " get 21 bogus"), "unknown field 'bogus'");
     assert_refused(run_shell(READER " get 99 lesson"), "unknown stage '99'");
     assert_refused(run_shell(READER " select 1,98"), "--stages item '98' names no stage");

@@ -360,7 +360,7 @@ def check_page(page, root, verbose, problems):
             checked += 1
             hits = [(preference(key), path, key) for path, stats in campaigns for key, value in stats.items()
                     if key[-1] in allowed and matches(value, number, unit)]
-            hit = min(hits)[1:] if hits else None
+            hit = min(hits, key=lambda h: h[0])[1:] if hits else None
             if hit:
                 if verbose:
                     print(f"{page}:{line}: {number} {unit} = {' '.join(w for w in hit[1] if w)} in {hit[0]}")

@@ -235,6 +235,73 @@ static int read_ppm(FILE *file, const char *path, struct image *image, char *err
     return 0;
 }
 
+/* The next number of a text PPM's pixels after blanks: 0 to 255, ended by a blank or the end of
+ * the file; -1 when only blanks are left, -2 when what follows the blanks is no such number. */
+static int text_ppm_value(FILE *file)
+{
+    int c = getc_unlocked(file);
+    while (c == ' ' || c == '\t' || c == '\r' || c == '\n')
+        c = getc_unlocked(file);
+    if (c == EOF)
+        return -1;
+    int value = -1, digits = 0;
+    while (c >= '0' && c <= '9' && digits < 4) {
+        value = (value < 0 ? 0 : value * 10) + (c - '0');
+        digits++;
+        c = getc_unlocked(file);
+    }
+    if (value < 0 || value > 255 || digits > 3 ||
+        !(c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == EOF))
+        return -2;
+    return value;
+}
+
+/* A text PPM (P3, maxval 255: side stage 02a writes one, as the study did), read as strictly as
+ * the binary one: exactly width x height x 3 numbers from 0 to 255, then only blanks. */
+static int read_text_ppm(FILE *file, const char *path, struct image *image, char *error,
+                         size_t error_size)
+{
+    long width = ppm_header_number(file), height = ppm_header_number(file);
+    long maxval = ppm_header_number(file);
+    if (width < 1 || height < 1 || width > 32768 || height > 32768 || maxval != 255) {
+        snprintf(error, error_size,
+                 "%s: cannot read image: not a text PPM this course writes (P3, width and height "
+                 "1 to 32768, maxval 255)",
+                 path);
+        return -1;
+    }
+    if (image_alloc(image, (int)width, (int)height)) {
+        snprintf(error, error_size, "%s: cannot read image: out of memory for %ldx%ld pixels", path,
+                 width, height);
+        return -1;
+    }
+    size_t values = (size_t)width * (size_t)height * 3, got = 0;
+    int value = 0;
+    while (got < values && (value = text_ppm_value(file)) >= 0)
+        image->rgb[got++] = (unsigned char)value;
+    if (got == values)
+        value = text_ppm_value(file);
+    if (got != values || value != -1) {
+        if (value == -2)
+            snprintf(error, error_size,
+                     "%s: cannot read image: value %zu of the pixels is not a number from 0 to 255",
+                     path, got + 1);
+        else if (got != values)
+            snprintf(error, error_size,
+                     "%s: cannot read image: truncated, %zu of the %zu values of pixels its header "
+                     "announces",
+                     path, got, values);
+        else
+            snprintf(error, error_size,
+                     "%s: cannot read image: %zu values of pixels, then more data than its header "
+                     "announces",
+                     path, values);
+        image_free(image);
+        return -1;
+    }
+    return 0;
+}
+
 int image_read(const char *path, struct image *image, char *error, size_t error_size)
 {
     memset(image, 0, sizeof *image);
@@ -245,6 +312,8 @@ int image_read(const char *path, struct image *image, char *error, size_t error_
     int status = 0;
     if (fread(magic, 1, 2, file) == 2 && magic[0] == 'P' && magic[1] == '6') {
         status = read_ppm(file, path, image, error, error_size);
+    } else if (magic[0] == 'P' && magic[1] == '3') {
+        status = read_text_ppm(file, path, image, error, error_size);
     } else {
         rewind(file);
         int channels;

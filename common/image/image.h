@@ -47,8 +47,9 @@ int image_write_encoded(const char *path, const unsigned char *data, size_t byte
 /* Images read are regular files of at most this size (a 32768x32768 PPM is 3.2 GB). */
 #define IMAGE_MAX_FILE_BYTES (4LL << 30)
 
-/* Reads a PNG (through stb_image) or a binary PPM (strictly: a truncated one is refused); a
- * path that is not a regular file is refused before anything is read. */
+/* Reads a PNG (through stb_image), a binary PPM or a text PPM (P3, as side stage 02a writes it),
+ * strictly: a truncated PPM is refused; a path that is not a regular file is refused before
+ * anything is read. */
 int image_read(const char *path, struct image *image, char *error, size_t error_size);
 
 /* -1 when the sizes differ. */
