@@ -4,7 +4,13 @@
  * exits with the status given, prints nothing on stdout and exactly one line "NAME: error: ..."
  * on stderr holding the expected text, and leaves no output file and no *.partial-* file behind.
  * Input errors are found before the GPU is touched, so this passes with and without a GPU (the
- * rows that reach the GPU say what they expect without one). Run from the repository root. */
+ * rows that reach the GPU say what they expect without one). Run from the repository root.
+ * Runs are batched: a program answers in a few milliseconds, and a shell, a temporary folder and
+ * its removal for each of the thousands of runs cost many times that. So one shell runs a row
+ * against all its programs, in groups at once (one a core), each program with a fresh $TMP of its
+ * own, writing its exit status, stdout, stderr and the *.partial-* files then in the repository
+ * root to files that the checks read; a program still running after a minute alone is stopped
+ * and reported (run_programs()). */
 #include <ctype.h>
 #include <dirent.h>
 #include <glob.h>
@@ -18,7 +24,8 @@
 #define BAD_SCENES "tests/bad-scenes"
 #define MAX_ROWS 256
 #define MAX_PROGRAMS 64
-#define ROW_TIMEOUT_SECONDS 60
+#define PROGRAM_TIMEOUT_SECONDS 60 /* what a program has, alone, before it is stopped */
+#define MAX_GROUPS 8
 
 #if defined(__SANITIZE_ADDRESS__)
 #define UNDER_ADDRESS_SANITIZER 1
@@ -219,21 +226,176 @@ static int programs_of(const struct row *r, const char **out, char *missing, siz
     return count;
 }
 
-/* The shell command: the row's words after the program (or as written when they name
- * $PROGRAM), with --output $TMP/out.png added unless the row chooses its own output. */
-static void build_command(const struct row *r, const char *program, const char *tmp,
-                          char *command, size_t size)
+/* The row's words: those after the program (or the command as written when it names $PROGRAM),
+ * with --output "$TMP/out.png" added unless the row chooses its own output. */
+static void row_words(const struct row *r, char *words, size_t size)
 {
-    char words[2048];
     const char *with_output = strstr(r->command, "--output") ? "" : " --output \"$TMP/out.png\"";
     const char *at = strstr(r->command, "$PROGRAM");
     if (at)
-        snprintf(words, sizeof words, "%.*s$PROGRAM%s%s", (int)(at - r->command), r->command,
-                 with_output, at + strlen("$PROGRAM"));
+        snprintf(words, size, "%.*s$PROGRAM%s%s", (int)(at - r->command), r->command, with_output,
+                 at + strlen("$PROGRAM"));
     else
-        snprintf(words, sizeof words, "$PROGRAM%s %s", with_output, r->command);
-    snprintf(command, size, "cd '%s' && TMP='%s' && PROGRAM='timeout -k 5 %d %s' && %s",
-             repository, tmp, ROW_TIMEOUT_SECONDS, program, words);
+        snprintf(words, size, "$PROGRAM%s %s", with_output, r->command);
+}
+
+/* The command one program of a row ran, whole: what a failure shows, to be run again by hand. */
+static void program_command(const struct row *r, const char *program, const char *tmp,
+                            char *command, size_t size)
+{
+    char words[2048];
+    row_words(r, words, sizeof words);
+    snprintf(command, size, "cd '%s' && TMP='%s' && PROGRAM='%s' && %s", repository, tmp, program,
+             words);
+}
+
+/* Writes runs/group.sh, which runs a group of the row's programs one after another:
+ *   sh runs/group.sh FOLDER INDEX PROGRAM [INDEX PROGRAM ...]
+ * Program INDEX runs with FOLDER/INDEX as its $TMP (made fresh for it by run_batch()) and writes
+ * its stdout, stderr and the *.partial-* files then in the repository root to FOLDER/INDEX.out,
+ * .err and .partials, and last its exit status to FOLDER/INDEX.status: a status there means the
+ * program finished and the rest was written. */
+static void write_group_script(const struct row *r, const char *runs)
+{
+    char words[2048], path[128], script[2 * PATH_MAX + 4096];
+    row_words(r, words, sizeof words);
+    snprintf(path, sizeof path, "%s/group.sh", runs);
+    snprintf(script, sizeof script,
+             "cd '%s' || exit 1\n"
+             "run_folder=$1\n"
+             "shift\n"
+             "while [ $# -gt 0 ]; do\n"
+             "    run_index=$1 run_program=$2\n"
+             "    shift 2\n"
+             "    (TMP=\"$run_folder/$run_index\" && PROGRAM=\"$run_program\" && %s) \\\n"
+             "        >\"$run_folder/$run_index.out\" 2>\"$run_folder/$run_index.err\"\n"
+             "    run_status=$?\n"
+             "    for partial in '%s'/*.partial-*; do\n"
+             "        if [ -e \"$partial\" ]; then printf ' %%s' \"$partial\"; fi\n"
+             "    done >\"$run_folder/$run_index.partials\"\n"
+             "    echo $run_status >\"$run_folder/$run_index.status\"\n"
+             "done\n",
+             repository, words, repository);
+    test_write_file(path, script);
+}
+
+/* How many groups of programs run at once: one a core, at most MAX_GROUPS (rows that reach the
+ * GPU start CUDA in every program, and tests/run-tests.sh runs other tests beside this one), and
+ * no more groups than programs. */
+static int group_count(int programs)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int groups = cores < 1 ? 1 : cores > MAX_GROUPS ? MAX_GROUPS : (int)cores;
+    return groups < programs ? groups : programs;
+}
+
+/* The programs of group g of groups, when count are split between them in order: [*begin, *end). */
+static void group_bounds(int g, int groups, int count, int *begin, int *end)
+{
+    *begin = g * count / groups;
+    *end = (g + 1) * count / groups;
+}
+
+/* Appends to command (size bytes) like printf; the test fails when it outgrows them. */
+static void append(char *command, size_t size, const char *format, ...)
+{
+    size_t used = strlen(command);
+    va_list args;
+    va_start(args, format);
+    int length = vsnprintf(command + used, size - used, format, args);
+    va_end(args);
+    if (length < 0 || used + (size_t)length >= size)
+        fail_msg("a command over %zu bytes: %.200s...", size, command);
+}
+
+/* Runs programs[order[0]] ... programs[order[count - 1]] into folder (runs/group.sh), in
+ * group_count(count) groups at once, each group under one timeout of PROGRAM_TIMEOUT_SECONDS
+ * (one timeout for each run would double the cost of a run). */
+static void run_batch(const struct row *r, const char **programs, const int *order, int count,
+                      const char *runs, const char *folder)
+{
+    assert_int_equal(mkdir(folder, 0755), 0);
+    for (int k = 0; k < count; ++k) {
+        char tmp[128], dir_png[160];
+        snprintf(tmp, sizeof tmp, "%s/%d", folder, order[k]);
+        snprintf(dir_png, sizeof dir_png, "%s/dir.png", tmp);
+        assert_int_equal(mkdir(tmp, 0755), 0);
+        assert_int_equal(mkdir(dir_png, 0755), 0);
+    }
+    static char command[TEST_COMMAND_BYTES];
+    command[0] = '\0';
+    int groups = group_count(count);
+    for (int g = 0; g < groups; ++g) {
+        int begin, end;
+        group_bounds(g, groups, count, &begin, &end);
+        append(command, sizeof command, "timeout -k 5 %d sh '%s/group.sh' '%s'",
+               PROGRAM_TIMEOUT_SECONDS, runs, folder);
+        for (int k = begin; k < end; ++k)
+            append(command, sizeof command, " %d '%s'", order[k], programs[order[k]]);
+        append(command, sizeof command, " &\n");
+    }
+    append(command, sizeof command, "wait\n");
+    struct command_result *result = run_shell("%s", command);
+    /* What a program's run says goes to its own files: anything here is the batch's own failure
+     * (a file it could not write). */
+    if (result->exit_code != 0 || result->err[0])
+        fail_msg("%s: the shell running its programs failed (exit status %d): %.1000s", r->name,
+                 result->exit_code, result->err);
+}
+
+/* The file folder/INDEX.SUFFIX that a run left, as a string ("" when missing). */
+static void read_run_file(const char *folder, int index, const char *suffix, char *buffer,
+                          size_t size)
+{
+    char path[PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/%d.%s", folder, index, suffix);
+    test_read_file(path, buffer, size);
+}
+
+/* 1 when program index's run in folder finished: its exit status is written, the rest before. */
+static int run_finished(const char *folder, int index)
+{
+    char status[32];
+    read_run_file(folder, index, "status", status, sizeof status);
+    return isdigit((unsigned char)status[0]);
+}
+
+/* Runs the row against its count programs, with one shell for all of them (a program answers in
+ * a few milliseconds; a shell, a temporary folder and its removal for each cost many times that),
+ * into runs/0, then runs/1 ... (run_batch()); says in batch_of[i] which folder holds program i's
+ * run. A group whose timeout stops it finishes in the next batch, from the program that was
+ * running: only a program stopped while first in its group had the whole time to itself, and it
+ * is left with no exit status, for check_program() to report. */
+static void run_programs(const struct row *r, const char **programs, int count, const char *runs,
+                         int *batch_of)
+{
+    write_group_script(r, runs);
+    int order[2 * MAX_PROGRAMS + 2], pending = count;
+    for (int i = 0; i < count; ++i)
+        order[i] = i;
+    for (int batch = 0; pending > 0; ++batch) {
+        char folder[96];
+        snprintf(folder, sizeof folder, "%s/%d", runs, batch);
+        run_batch(r, programs, order, pending, runs, folder);
+        int groups = group_count(pending), still_pending = 0;
+        for (int g = 0; g < groups; ++g) {
+            int begin, end, stopped = 0;
+            group_bounds(g, groups, pending, &begin, &end);
+            for (int k = begin; k < end; ++k) {
+                int i = order[k];
+                if (!stopped && run_finished(folder, i)) {
+                    batch_of[i] = batch;
+                } else if (!stopped && k == begin) {
+                    batch_of[i] = batch;
+                    stopped = 1;
+                } else {
+                    order[still_pending++] = i; /* never behind k: order is rewritten in place */
+                    stopped = 1;
+                }
+            }
+        }
+        pending = still_pending;
+    }
 }
 
 /* What is in folder besides the empty dir.png the test put there. */
@@ -262,61 +424,54 @@ static void leftovers_in(const char *folder, int top, char *found, size_t size)
     closedir(dir);
 }
 
-/* Leftovers in the row's folder, and *.partial-* files in the repository root. */
-static int leftovers(const char *folder, char *found, size_t size)
+/* Checks what program index's run left in folder (run_programs()); prints what is wrong and
+ * returns 1 when something is. */
+static int check_program(const struct row *r, const char *program, const char *folder, int index,
+                         int have_gpu)
 {
-    found[0] = '\0';
-    leftovers_in(folder, 1, found, size);
-    glob_t partial;
-    char pattern[PATH_MAX + 16];
-    snprintf(pattern, sizeof pattern, "%s/*.partial-*", repository);
-    if (glob(pattern, 0, NULL, &partial) == 0) {
-        for (size_t i = 0; i < partial.gl_pathc; ++i)
-            snprintf(found + strlen(found), size - strlen(found), " %s", partial.gl_pathv[i]);
-        globfree(&partial);
-    }
-    return found[0] != '\0';
-}
-
-/* Runs one row against one program; prints what is wrong and returns 1 when something is. */
-static int check_program(const struct row *r, const char *program, int have_gpu)
-{
-    char *tmp = make_temporary_folder();
-    char dir_png[PATH_MAX], command[8192];
-    snprintf(dir_png, sizeof dir_png, "%s/dir.png", tmp);
-    assert_int_equal(mkdir(dir_png, 0755), 0);
-    build_command(r, program, tmp, command, sizeof command);
-
-    struct command_result *result = run_shell("%s", command);
+    static char out[TEST_OUTPUT_BYTES], err[TEST_OUTPUT_BYTES];
+    char status[32], partials[2048], tmp[128];
+    read_run_file(folder, index, "status", status, sizeof status);
+    read_run_file(folder, index, "out", out, sizeof out);
+    read_run_file(folder, index, "err", err, sizeof err);
+    read_run_file(folder, index, "partials", partials, sizeof partials);
+    snprintf(tmp, sizeof tmp, "%s/%d", folder, index);
     const char *name = strrchr(program, '/') + 1;
     const char *expected =
         !have_gpu && r->expected_without_gpu ? r->expected_without_gpu : r->expected;
     char prefix[256];
     snprintf(prefix, sizeof prefix, "%s: error: ", name);
-    const char *newline = strchr(result->err, '\n');
+    const char *newline = strchr(err, '\n');
 
     char problems[4096] = "";
 #define PROBLEM(...)                                                                              \
     snprintf(problems + strlen(problems), sizeof problems - strlen(problems), __VA_ARGS__)
-    if (result->exit_code != r->status)
-        PROBLEM("  exit status %d, expected %d\n", result->exit_code, r->status);
-    if (result->out[0])
+    if (!isdigit((unsigned char)status[0]))
+        PROBLEM("  no exit status: still running after %d s, it was stopped\n",
+                PROGRAM_TIMEOUT_SECONDS);
+    else if (atoi(status) != r->status)
+        PROBLEM("  exit status %d, expected %d\n", atoi(status), r->status);
+    if (out[0])
         PROBLEM("  stdout is not empty\n");
     if (!newline || newline[1] != '\0')
         PROBLEM("  stderr is not exactly one line\n");
-    if (strncmp(result->err, prefix, strlen(prefix)) != 0)
+    if (strncmp(err, prefix, strlen(prefix)) != 0)
         PROBLEM("  stderr does not start with '%s'\n", prefix);
-    if (!strstr(result->err, expected))
+    if (!strstr(err, expected))
         PROBLEM("  stderr does not contain '%s'\n", expected);
-    char found[2048];
-    if (leftovers(tmp, found, sizeof found))
+    /* Leftovers in its $TMP, and the *.partial-* files in the repository root after its run. */
+    char found[2048] = "";
+    leftovers_in(tmp, 1, found, sizeof found);
+    snprintf(found + strlen(found), sizeof found - strlen(found), "%s", partials);
+    if (found[0])
         PROBLEM("  left behind:%.1000s\n", found);
 #undef PROBLEM
-    remove_temporary_folder(tmp);
     if (!problems[0])
         return 0;
+    char command[8192];
+    program_command(r, program, tmp, command, sizeof command);
     print_error("%s:%d %s, %s:\n%s  command: %s\n  stderr: %.2000s  stdout: %.500s\n", TABLE_PATH,
-                r->line, r->name, name, problems, command, result->err, result->out);
+                r->line, r->name, name, problems, command, err, out);
     return 1;
 }
 
@@ -343,9 +498,17 @@ static void run_row(void **state)
         char reason[512];
         have_gpu = gpu_available(reason, sizeof reason);
     }
+    char runs[64]; /* make_temporary_folder()'s, which the next call overwrites */
+    snprintf(runs, sizeof runs, "%s", make_temporary_folder());
+    int batch_of[2 * MAX_PROGRAMS + 2];
+    run_programs(r, programs, count, runs, batch_of);
     int failures = 0;
-    for (int i = 0; i < count; ++i)
-        failures += check_program(r, programs[i], have_gpu);
+    for (int i = 0; i < count; ++i) {
+        char folder[96];
+        snprintf(folder, sizeof folder, "%s/%d", runs, batch_of[i]);
+        failures += check_program(r, programs[i], folder, i, have_gpu);
+    }
+    remove_temporary_folder(runs);
     if (failures)
         fail_msg("%d of %d programs answered '%s' wrongly", failures, count, r->name);
 }
