@@ -54,6 +54,15 @@
 #                        core, at most 16; tests/test_support.h's batch_run())
 #   REQUIRE_GPU=1        make test fails, not skips, each test that needs a GPU and finds none
 #                        working (a GPU machine's CI); one shown here (/dev/nvidia*) must work anyway
+#
+# Without -j, make runs one job a core (at most 16: the nvcc of a stage that uses CUB peaks at about
+# half a GB); `make -j1` builds one thing at a time.
+
+# A stage's nvcc is one process on one core, and a fresh build is 89 of them: one at a time it
+# takes twice as long as it must on a 2-core machine. Given no -j, take the cores.
+ifeq ($(filter -j%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(shell n=$$(nproc 2>/dev/null || echo 1); echo $$(( n < 16 ? n : 16 )))
+endif
 
 NVCC ?= nvcc
 CC ?= gcc
