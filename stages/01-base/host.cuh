@@ -1,6 +1,12 @@
 /* The host half, stage_render: the buffers, the scene's way to the GPU, the launch, the frame's
  * way back and the frees; every phase timed. */
 
+/* What takes the frame once it is on the host: the job's image file (common/raytrace). A stage
+ * whose lesson is the file's writing defines its own before this part (side stage 02a). */
+#ifndef FRAME_READY
+#define FRAME_READY render_job_frame_ready
+#endif
+
 extern "C" void stage_render(struct render_job *job)
 {
     const struct scene *scene = job->scene;
@@ -75,7 +81,7 @@ extern "C" void stage_render(struct render_job *job)
     CUDA_CHECK(cudaFree(device_camera));
     report_phase_since(report, PHASE_DEVICE_FREE, start);
 
-    render_job_frame_ready(job, (const float *)framebuffer);
+    FRAME_READY(job, (const float *)framebuffer);
 
     start = timer_now_us();
     free(framebuffer);

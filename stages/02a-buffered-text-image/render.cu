@@ -25,7 +25,7 @@
 #include "../02-static-registers/trace.cuh"
 #include "../02-static-registers/kernel.cuh"
 #include "text_image.cuh"
-#include "host.cuh"
+#include "../01-base/host.cuh"
 
 extern "C" const struct stage_info stage_info = {
     SCENE_MAX_SPHERES,

@@ -102,3 +102,6 @@ static void text_image_frame_ready(struct render_job *job, const float *rgb)
     job->report->host_memory = gpu_host_memory_kind(rgb);
     text_image_write_or_exit(job->report, path, rgb, job->width, job->height);
 }
+
+/* Stage 01's host half hands the frame to this stage's writer. */
+#define FRAME_READY text_image_frame_ready
