@@ -5,10 +5,10 @@
  * Until stage 33 a thread walks its pixel's four rays one after another, each walk a loop, and a
  * warp runs each loop as long as its longest walk: a lane whose walk has ended waits, its slot in
  * every instruction of the warp spent for nothing, until every lane of the warp has ended that
- * walk. Here the walk is a step (walk.cuh: start_walk, step_walk) and the kernel one loop: every
- * turn each walking lane takes its walk one node on; a lane whose walk has ended takes its pixel's
- * next walk (kernel.cuh: what a pixel works out between walks, kept in shared memory), and a lane
- * whose pixel is done takes the next pixel of the band. The warps are persistent (Aila and Laine
+ * walk. Here the walk is a step (walk_steps.cuh: start_walk, step_walk) and the kernel one loop:
+ * every turn each walking lane takes its walk one node on; a lane whose walk has ended takes its
+ * pixel's next walk (kernel.cuh: what a pixel works out between walks, kept in shared memory),
+ * and a lane whose pixel is done takes the next pixel of the band. The warps are persistent (Aila and Laine
  * 2009): as many as the GPU holds at once, each taking the band's pixels a tile of 8x4 at a time
  * from a counter (render_kernel.cuh); so that the code between walks runs for several lanes at
  * once, a lane that has ended waits until REFILL_LANES lanes of its warp have.
@@ -36,7 +36,8 @@
 #include "../31-compact-nodes/node.cuh"
 #include "../26-clustered-build/scene.cuh"
 #include "../32-lean-box-test/box_test.cuh"
-#include "walk.cuh"
+#include "../33-branch-free-boxes/walk.cuh"
+#include "walk_steps.cuh"
 #include "../31-compact-nodes/merge.cuh"
 #include "../26-clustered-build/build.cuh"
 #include "../22-bvh-traversal/plane.cuh"

@@ -1,50 +1,6 @@
-/* The walk, a step at a time: start_walk sets a ray's walk up, step_walk takes it one node on, so
- * that a lane whose walk has ended can start another while the warp's other lanes walk on. */
-
-/* The walk's stack: a depth-first walk holds at most one pending child a level. A
- * clustered tree of random spheres is about 2.5 log2(n) levels deep (about 45 for 100,000); a
- * deeper one is walked as far as the stack allows, then finished by the loop over every sphere. */
-#ifndef TREE_STACK
-#define TREE_STACK 64
-#endif
-
-/* A child waiting on the walk's stack: an inner node and where the ray enters its box. */
-struct Pending {
-    int node;
-    float enter;
-};
-
-/* The ray's cone for a walk of hits up to t_max: spec_bvh_cone_for_walk with the root's two
- * children's boxes in place of the root's box. Only a ray with an axis it runs nearly parallel to
- * (|d| at most the slope: the cone drops the axis, its scales 0) needs the bound, up to where the
- * ray's cone leaves the later of them (or t_max), so that the axis culls too; for every other ray
- * the bound changes nothing, and the cone is made once. Where an axis gives no bound (NaN) there
- * is none but t_max. A root that is a leaf has no boxes to cull. */
-__device__ inline struct spec_bvh_cone cone_of_walk(const Scene *scene,
-                                                    struct spec_vec3 origin,
-                                                    struct spec_vec3 direction, float t_max)
-{
-    const struct spec_bvh_cone unbounded = spec_bvh_cone_of_ray(origin, direction);
-    const bool every_axis_bounds = unbounded.enter_scale[0] != 0.0f &&
-                                   unbounded.enter_scale[1] != 0.0f &&
-                                   unbounded.enter_scale[2] != 0.0f;
-    if (scene->root < 0 || every_axis_bounds) {
-        return unbounded;
-    }
-    int children[2];
-    uint3 boxes[2];
-    load_children(scene->nodes, scene->root, children, boxes);
-    struct spec_bvh_node box;
-    unpack_child_box(boxes[0], &box);
-    const float leave_left = spec_bvh_cone_leave(&box, &unbounded);
-    unpack_child_box(boxes[1], &box);
-    const float leave_right = spec_bvh_cone_leave(&box, &unbounded);
-    const float leave = leave_left != leave_left || leave_right != leave_right
-                            ? INFINITY
-                            : fmaxf(leave_left, leave_right);
-    return spec_bvh_cone_of_ray_sloped(origin, direction, SPEC_BVH_CONE_SLOPE,
-                                       fminf(t_max, leave));
-}
+/* The walk, a step at a time: start_walk sets a ray's walk up, step_walk takes it one node on
+ * (stage 33's loop body), so that a lane whose walk has ended can start another while the warp's other
+ * lanes walk on. The stack, its entries and the ray's cone are stage 33's (its walk.cuh). */
 
 /* A walk in progress: its ray (direction d, a = d.d), what it looks for, its cone, the best t
  * and sphere so far, the node whose children it tests next (their indices and boxes), and how
