@@ -1,6 +1,6 @@
 /* The walk, a step at a time: start_walk sets a ray's walk up, step_walk takes it one node on
- * (stage 33's loop body), so that a lane whose walk has ended can start another while the warp's other
- * lanes walk on. The stack, its entries and the ray's cone are stage 33's (its walk.cuh). */
+ * (stage 33's loop body), so that a lane whose walk has ended can start another while the warp's
+ * other lanes walk on. The stack, its entries and the ray's cone are stage 33's (its walk.cuh). */
 
 /* A walk in progress: its ray (direction d, a = d.d), what it looks for, its cone, the best t
  * and sphere so far, the node whose children it tests next (their indices and boxes), and how
