@@ -201,18 +201,17 @@ static long ppm_header_number(FILE *file)
     return value;
 }
 
-/* A binary PPM (P6, maxval 255), read strictly: stb_image would pad a truncated one with black
- * pixels and compare it as if it were whole. */
-static int read_ppm(FILE *file, const char *path, struct image *image, char *error,
-                    size_t error_size)
+/* A PPM's header after its magic (width, height, maxval), held to what this course writes, and
+ * the image allocated for it; kind names the format in the error ("binary PPM ... (P6"). */
+static int read_ppm_header(FILE *file, const char *path, const char *kind, struct image *image,
+                           char *error, size_t error_size)
 {
     long width = ppm_header_number(file), height = ppm_header_number(file);
     long maxval = ppm_header_number(file);
     if (width < 1 || height < 1 || width > 32768 || height > 32768 || maxval != 255) {
         snprintf(error, error_size,
-                 "%s: cannot read image: not a binary PPM this course writes (P6, width and height "
-                 "1 to 32768, maxval 255)",
-                 path);
+                 "%s: cannot read image: not a %s, width and height 1 to 32768, maxval 255)", path,
+                 kind);
         return -1;
     }
     if (image_alloc(image, (int)width, (int)height)) {
@@ -220,7 +219,17 @@ static int read_ppm(FILE *file, const char *path, struct image *image, char *err
                  width, height);
         return -1;
     }
-    size_t bytes = (size_t)width * (size_t)height * 3;
+    return 0;
+}
+
+/* A binary PPM (P6, maxval 255), read strictly: stb_image would pad a truncated one with black
+ * pixels and compare it as if it were whole. */
+static int read_ppm(FILE *file, const char *path, struct image *image, char *error,
+                    size_t error_size)
+{
+    if (read_ppm_header(file, path, "binary PPM this course writes (P6", image, error, error_size))
+        return -1;
+    size_t bytes = (size_t)image->width * (size_t)image->height * 3;
     size_t got = fread(image->rgb, 1, bytes, file);
     if (got != bytes || fgetc(file) != EOF) {
         snprintf(error, error_size,
@@ -261,21 +270,9 @@ static int text_ppm_value(FILE *file)
 static int read_text_ppm(FILE *file, const char *path, struct image *image, char *error,
                          size_t error_size)
 {
-    long width = ppm_header_number(file), height = ppm_header_number(file);
-    long maxval = ppm_header_number(file);
-    if (width < 1 || height < 1 || width > 32768 || height > 32768 || maxval != 255) {
-        snprintf(error, error_size,
-                 "%s: cannot read image: not a text PPM this course writes (P3, width and height "
-                 "1 to 32768, maxval 255)",
-                 path);
+    if (read_ppm_header(file, path, "text PPM this course writes (P3", image, error, error_size))
         return -1;
-    }
-    if (image_alloc(image, (int)width, (int)height)) {
-        snprintf(error, error_size, "%s: cannot read image: out of memory for %ldx%ld pixels", path,
-                 width, height);
-        return -1;
-    }
-    size_t values = (size_t)width * (size_t)height * 3, got = 0;
+    size_t values = (size_t)image->width * (size_t)image->height * 3, got = 0;
     int value = 0;
     while (got < values && (value = text_ppm_value(file)) >= 0)
         image->rgb[got++] = (unsigned char)value;
