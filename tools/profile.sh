@@ -20,7 +20,7 @@
 #                 scenes/benchmark.scene, whose bands are 4,096 blocks. Path-tracing track: the
 #                 scene its campaign times, scenes/pt-benchmark.scene (1024x1024, 2 samples a
 #                 pixel; the stages' own default), or the one its manifest's campaign-args name
-#                 (p08b-p08e: scenes/pt-many-lights.scene); pt-quick's 128x128 paths are 128
+#                 (p08b-p08f: scenes/pt-many-lights.scene); pt-quick's 128x128 paths are 128
 #                 blocks a launch, too few to fill a GPU, and its 131,072 paths leave most of a
 #                 persistent kernel's threads without one
 #   --launch N    which launch of the kernel, from 0. Default: the manifest's profile-launch,
