@@ -8,7 +8,7 @@
  * scenes`, run as make -n, names). `make` goals other than diff and profile run as `make -n`
  * (make test inside make test would recurse). A line ending in "# fails: TEXT" must fail with
  * TEXT on stderr. /tmp/ in a command becomes a fresh folder.
- * The sessions are held to tools/course-check.py's rules (thirteen, each of two to three hours in
+ * The sessions are held to tools/course-check.py's rules (fourteen, each of two to three hours in
  * parts required or optional, every stage after the stage it builds on, nothing used before it
  * is introduced). The guide is kept current by two more checks: every stage that `tools/stages list` prints is
  * named by the parenthesised list of some "## Session N: ..." heading (items: a stage id such as
@@ -131,7 +131,7 @@ static void test_every_command_of_the_guide(void **state)
     (void)state;
     static struct command commands[MAX_COMMANDS];
     int count = read_commands(GUIDE, commands, MAX_COMMANDS);
-    /* Thirteen sessions, each with a block or two: a guide that lost its blocks fails here. */
+    /* Fourteen sessions, each with a block or two: a guide that lost its blocks fails here. */
     assert_true(count >= 40);
     char *folder = make_temporary_folder();
     static char gpu_outputs[8192];
@@ -418,7 +418,7 @@ static void test_heading_check_fails_when_a_stage_is_missing(void **state)
 
 #define COURSE_CHECK "python3 tools/course-check.py"
 
-/* The guide: thirteen sessions of at most three hours, each part required or optional, every
+/* The guide: fourteen sessions of at most three hours, each part required or optional, every
  * stage after the stage it builds on, no command, /tmp/ file or generated scene used before a
  * code block introduces it (tools/course-check.py says the rules). */
 static void test_the_sessions_fit_and_follow_the_stages(void **state)

@@ -306,7 +306,10 @@ static void reports_tell_copies_and_host_memory(void **state)
         if (e.upload == UPLOAD_FRAME) {
             assert_true(up >= float_frame_bytes);
         } else if (e.upload == UPLOAD_SCENE) {
-            assert_true(up > 0 && up < 4096); /* the spheres, and the light and camera */
+            /* the spheres, and the light and camera: once to each GPU of a stage that renders on
+             * several (chapter 6: its metric gpus) */
+            const double gpus = strstr(r->out, ",gpus,") ? csv_metric(r->out, "gpus") : 1;
+            assert_true(up > 0 && up < 4096 * gpus);
         } else {
             assert_true(up == 0);
             /* nothing to allocate on the device or copy up: phases with nothing in them */
@@ -565,6 +568,61 @@ static void streamed_png_has_stage_21s_pixels(void **state)
     assert_non_null(strstr(r->out, ",image_write,"));
 }
 
+/* Stage 40 splits the rows over the GPUs: with --gpus 1 and with every GPU of this machine (the
+ * default; more GPUs than rows leave the extra ones out), stage 21's pixels, on sizes whose
+ * slices and bands are uneven or hold a row each, with smaller blocks, and with steady frames
+ * after the first; its report names the GPUs it used. */
+static void rows_over_gpus_keep_stage_21s_pixels(void **state)
+{
+    (void)state;
+    SKIP_WITHOUT_GPU();
+    int split = find_stage("40"), plain = find_stage("21");
+    if (split < 0 || plain < 0) {
+        print_message("# skipped: stage 21 or 40 not built here\n");
+        skip();
+    }
+    static const char *runs[] = {
+        "--scene scenes/quick.scene",
+        "--scene scenes/odd-size.scene --block 7x13",
+        "--scene scenes/benchmark.scene --size 1001x1013",
+        "--scene scenes/benchmark.scene --size 2x3", /* fewer rows than bands, maybe than GPUs */
+        "--scene scenes/benchmark.scene --size 4096x2049 --frames 3",
+    };
+    static const char *gpus[] = {"--gpus 1", ""};
+    enum { GPU_CHOICES = sizeof gpus / sizeof *gpus };
+    static char args[GPU_CHOICES][512], csv[TEST_OUTPUT_BYTES];
+    /* Each of the runs 1 + GPU_CHOICES times: stage 21's, then stage 40's with each choice. */
+    struct batch renders;
+    batch_begin(&renders, folder, "rows-over-gpus");
+    for (size_t r = 0; r < sizeof runs / sizeof *runs; ++r) {
+        add_render_to(&renders, plain, runs[r], "ppm");
+        for (int c = 0; c < GPU_CHOICES; ++c) {
+            snprintf(args[c], sizeof args[c], "%s %s", runs[r], gpus[c]);
+            add_render_to(&renders, split, args[c], "ppm");
+        }
+    }
+    batch_run(&renders);
+    for (size_t r = 0; r < sizeof runs / sizeof *runs; ++r) {
+        const int run = (1 + GPU_CHOICES) * (int)r;
+        struct image reference = rendered_to(&renders, run, plain, runs[r], "ppm", NULL, 0);
+        for (int c = 0; c < GPU_CHOICES; ++c) {
+            snprintf(args[c], sizeof args[c], "%s %s", runs[r], gpus[c]);
+            struct image image =
+                rendered_to(&renders, run + 1 + c, split, args[c], "ppm", csv, sizeof csv);
+            struct image_difference to_21;
+            assert_int_equal(image_compare(&reference, &image, &to_21), 0);
+            const double used = csv_metric(csv, "gpus");
+            print_message("# 40 %s (%.0f GPUs): %lld pixels differ from 21's\n", args[c], used,
+                          to_21.differing_pixels);
+            assert_int_equal(to_21.differing_pixels, 0);
+            assert_true(c == 0 ? used == 1 : used >= 1);
+            assert_true(csv_metric(csv, "kernel_events_fastest") <= csv_metric(csv, "kernel_events"));
+            image_free(&image);
+        }
+        image_free(&reference);
+    }
+}
+
 /* Needs no GPU: a stage states a bound on its differing pixels (the file run.sh verifies with) if
  * and only if its row says its picture is not bit-exact. */
 static void only_stages_that_change_the_arithmetic_state_a_bound(void **state)
@@ -594,6 +652,7 @@ int main(void)
         cmocka_unit_test(rays_per_thread_only_where_a_stage_takes_it),
         cmocka_unit_test(register_cap_raises_occupancy),
         cmocka_unit_test(streamed_png_has_stage_21s_pixels),
+        cmocka_unit_test(rows_over_gpus_keep_stage_21s_pixels),
         cmocka_unit_test(only_stages_that_change_the_arithmetic_state_a_bound),
     };
     return cmocka_run_group_tests_name("stages on the GPU", tests, setup, teardown);

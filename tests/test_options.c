@@ -9,6 +9,7 @@
 #define GPU_STAGE OPTIONS_GPU
 #define BLOCK_STAGE OPTIONS_GPU " --block"
 #define RAYS_STAGE OPTIONS_GPU " --block --rays-per-thread"
+#define GPUS_STAGE OPTIONS_GPU " --block --frames --gpus"
 /* The path-tracing track: a stage with a kernel per segment, and the track's CPU reference. */
 #define PT_STAGE OPTIONS_GPU " --samples --record"
 #define PT_REFERENCE "--threads --samples"
@@ -38,6 +39,7 @@ static void defaults(void **state)
     assert_int_equal(o.device, 0);
     assert_int_equal(o.block_x, 0);
     assert_int_equal(o.rays_per_thread, 0);
+    assert_int_equal(o.gpus, 0); /* 0: every GPU from --device on, for a stage that takes it */
     assert_int_equal(o.help, 0);
     assert_int_equal(parse(RAYS_STAGE, &o, error, 1), 0);
     assert_int_equal(o.rays_per_thread, 0); /* 0: the stage's default */
@@ -139,6 +141,25 @@ static void every_option_is_read(void **state)
     assert_int_equal(o.help, 1);
 }
 
+static void gpus_from_1_to_64(void **state)
+{
+    (void)state;
+    struct options o;
+    char error[OPTIONS_ERROR_BYTES];
+    const char *counts[] = {"1", "2", "8", "64"};
+    for (int k = 0; k < 4; ++k) {
+        assert_int_equal(parse(GPUS_STAGE, &o, error, 3, "--gpus", counts[k]), 0);
+        assert_int_equal(o.gpus, atoi(counts[k]));
+    }
+    assert_int_equal(parse(GPUS_STAGE, &o, error, 7, "--device", "1", "--gpus", "3", "--frames",
+                           "20"),
+                     0);
+    assert_int_equal(o.device, 1);
+    assert_int_equal(o.gpus, 3);
+    assert_int_equal(o.frames, 20);
+    assert_int_equal(OPTIONS_MAX_GPUS, 64);
+}
+
 struct bad {
     const char *accepted;
     const char *args[3];
@@ -173,6 +194,16 @@ static const struct bad bad_cases[] = {
     {BLOCK_STAGE, {"--rays-per-thread", "4"}, "option --rays-per-thread is not available in this stage"},
     {GPU_STAGE, {"--rays-per-thread"}, "option --rays-per-thread is not available in this stage"},
     {CPU_REFERENCE, {"--rays-per-thread", "4"}, "option --rays-per-thread is for the GPU stages"},
+    /* --gpus: only the stages whose manifest lists it (chapter 6) */
+    {GPUS_STAGE, {"--gpus"}, "option --gpus needs a value"},
+    {GPUS_STAGE, {"--gpus", "0"}, "--gpus '0' is out of range (1 to 64)"},
+    {GPUS_STAGE, {"--gpus", "65"}, "--gpus '65' is out of range (1 to 64)"},
+    {GPUS_STAGE, {"--gpus", "-1"}, "--gpus '-1' is not a count from 1 to 64"},
+    {GPUS_STAGE, {"--gpus", "two"}, "--gpus 'two' is not a count from 1 to 64"},
+    {GPUS_STAGE, {"--gpus", ""}, "option --gpus needs a value, not an empty one"},
+    {RAYS_STAGE, {"--gpus", "2"}, "option --gpus is not available in this stage (it renders on one GPU, --device)"},
+    {PT_STAGE, {"--gpus", "2"}, "option --gpus is not available in this stage"},
+    {CPU_REFERENCE, {"--gpus", "2"}, "option --gpus is for the GPU stages; the CPU reference renders on the CPU"},
     /* --samples: only the path-tracing track */
     {PT_STAGE, {"--samples"}, "option --samples needs a value"},
     {PT_STAGE, {"--samples", "0"}, "--samples '0' is out of range (1 to 65536)"},
@@ -290,6 +321,7 @@ static void manifest_options_are_known(void **state)
     (void)state;
     assert_true(options_known("--frames"));
     assert_true(options_known("--tiles"));
+    assert_true(options_known("--gpus"));
     assert_false(options_known("--bogus"));
     assert_false(options_known("--scene")); /* every program's: no stage lists it */
     struct command_result *r = run_shell("tools/stages table | cut -f1,5 | tail -n +2");
@@ -317,6 +349,7 @@ int main(void)
         cmocka_unit_test(defaults),
         cmocka_unit_test(every_option_is_read),
         cmocka_unit_test(rays_per_thread_from_1_to_64),
+        cmocka_unit_test(gpus_from_1_to_64),
         cmocka_unit_test(path_tracing_defaults),
         cmocka_unit_test(samples_and_record_are_read),
         cmocka_unit_test(bad_options_are_named),

@@ -25,7 +25,7 @@ import re
 import subprocess
 import sys
 
-SESSIONS = 13
+SESSIONS = 14
 MAX_MINUTES, MIN_MINUTES = 180, 120
 WRITES = ('--output', '--record', '-o', '>')
 RESULTS_WRITERS = ('./run.sh', 'tools/sweep.sh', 'make profile')

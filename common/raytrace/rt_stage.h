@@ -24,6 +24,9 @@ struct render_job {
     const char *output_path; /* NULL: no image */
     int rays_per_thread;     /* --rays-per-thread, 1 unless the stage takes it */
     int frames;              /* --frames, 1 unless the stage takes it */
+    int device;              /* --device: the GPU, or the first of a stage's GPUs */
+    int gpus;                /* --gpus: the GPUs device .. device + gpus - 1; 0 when not given
+                                (every GPU from device on); read only by stages that take it */
 };
 
 /* Renders job->scene, timing each phase into job->report; calls render_job_frame_ready() once

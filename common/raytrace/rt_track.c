@@ -64,6 +64,8 @@ struct track_run *track_prepare(const struct options *options, struct report *re
     job->rays_per_thread = options->rays_per_thread ? options->rays_per_thread
                            : stage_info.rays_per_thread > 0 ? stage_info.rays_per_thread : 1;
     job->frames = options->frames ? options->frames : 1;
+    job->device = options->device;
+    job->gpus = options->gpus;
     report->width = job->width;
     report->height = job->height;
     report->spheres = scene->sphere_count;

@@ -100,6 +100,21 @@ enum gpu_status gpu_open(int device, struct report *report, char *error, size_t 
     return GPU_OK;
 }
 
+int gpu_check_count(int device, int gpus, char *error, size_t error_size)
+{
+    if (gpus == 0)
+        return 0;
+    int count = 0;
+    CUDA_CHECK(cudaGetDeviceCount(&count));
+    if (device + gpus <= count)
+        return 0;
+    snprintf(error, error_size,
+             "--gpus %d is out of range: this machine has %d GPU%s (0 to %d), %d of them from "
+             "--device %d on",
+             gpus, count, count == 1 ? "" : "s", count - 1, count - device, device);
+    return -1;
+}
+
 int gpu_check_memory(size_t bytes, const char *what, char *error, size_t error_size)
 {
     size_t free_bytes = 0, total_bytes = 0;

@@ -18,6 +18,11 @@ enum gpu_status { GPU_OK = 0, GPU_NONE = 1, GPU_BAD_INDEX = 2 };
  * report's GPU name, UUID and summary. On failure, a one-line message in error. */
 enum gpu_status gpu_open(int device, struct report *report, char *error, size_t error_size);
 
+/* For a stage that renders on several GPUs (--gpus): 0 when the GPUs device .. device + gpus - 1
+ * exist (gpus 0, --gpus not given: every GPU from device on, there once gpu_open succeeded), else
+ * -1 with a one-line message. */
+int gpu_check_count(int device, int gpus, char *error, size_t error_size);
+
 /* 0 when bytes fit in the device's free memory, else -1 naming the bytes needed and free. */
 int gpu_check_memory(size_t bytes, const char *what, char *error, size_t error_size);
 

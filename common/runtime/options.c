@@ -100,6 +100,11 @@ static const struct option_row option_rows[] = {
      .usage = "render N frames reusing every allocation; the report adds\n"
               "the steady-state time per frame (frames 2..N), {min} to {max}\n"
               "(default 1)"},
+    {.name = "--gpus", .value = "N", .set = "--gpus", .kind = COUNT, .field = FIELD(gpus),
+     .min = 1, .max = OPTIONS_MAX_GPUS, .home = GPU_STAGES,
+     .note = " (it renders on one GPU, --device)", .manifest = MANIFEST_MAIN,
+     .usage = "split each frame's rows over N GPUs: --device and the N - 1\n"
+              "after it, {min} to {max} (default: every GPU from --device on)"},
     {.name = "--samples", .value = "N", .set = "--samples", .kind = COUNT, .field = FIELD(samples),
      .min = 1, .max = OPTIONS_MAX_SAMPLES, .home = PATH_TRACING_TRACK,
      .usage = "samples per pixel, {min} to {max} (default: the scene's)"},

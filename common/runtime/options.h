@@ -26,6 +26,7 @@ extern "C" {
 #define OPTIONS_MAX_SAMPLES 65536
 #define OPTIONS_MAX_SEGMENT 63
 #define OPTIONS_MAX_TILES 1024
+#define OPTIONS_MAX_GPUS 64
 
 struct options {
     const char *scene_path; /* --scene, else the default: relative to the current folder, or
@@ -39,6 +40,7 @@ struct options {
     int threads;          /* 0: one per core */
     int rays_per_thread;  /* 0 when the stage's default is used */
     int frames;           /* 0 when one frame is rendered */
+    int gpus;             /* 0 when not given: every GPU from --device on */
     int samples;          /* 0 when the scene's samples per pixel are used */
     const char *record_dir; /* NULL: nothing recorded */
     int record_segment;     /* -1 when not given */

@@ -77,6 +77,8 @@ int main(int argc, char **argv)
         input_error(error);
     } else if (gpu_open(options.device, &report, error, sizeof error) != GPU_OK) {
         input_error(error);
+    } else if (gpu_check_count(options.device, options.gpus, error, sizeof error)) {
+        input_error(error);
     } else if (gpu_check_memory(track_device_bytes(run), what, error, sizeof error)) {
         input_error(error);
     } else {
