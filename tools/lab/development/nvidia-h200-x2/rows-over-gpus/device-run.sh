@@ -10,7 +10,7 @@
 # stage 21, 40 --gpus 1 and 40 --gpus 2 with --frames 20, interleaved, RUNS runs each (default
 # 5) on each scene (benchmark, random-1k) at 8192x8192, into timing.csv, and the medians of
 # steady_frame, kernel_events and kernel_events_fastest printed (timing.txt); last, the GPU
-# test of stage 40 against 21 (test_gpu_stages, with only 21 and 40 built). Logs in logs.tgz.
+# test of stage 40 against 21 (test_gpu_stages, with only 01, 21 and 40 built). Logs in logs.tgz.
 # Run from the repository root on the GPU machine with the device kit in .kit/.
 set -u
 find stages common tools tests scenes docs fuzz colab results -type f 2>/dev/null | grep -vxFf .kit/tracked.txt | xargs -r rm -f
@@ -23,7 +23,7 @@ trap 'tar -czf "$OUT/logs.tgz" -C /tmp logs' EXIT
   echo "--- nvidia-smi topo -m"; nvidia-smi topo -m
   echo "--- NUMA"; lscpu | grep -i numa; } 2>&1 | tee $L/gpu.txt "$OUT/env.txt"
 A=21-persistent-rows B=40-rows-over-gpus s=build/scenes
-CUDA_ARCH=90 make -j"$(nproc)" build/$A build/$B build/cpu-reference build/compare-images build/tests/test_gpu_stages \
+CUDA_ARCH=90 make -j"$(nproc)" build/01-base build/$A build/$B build/cpu-reference build/compare-images build/tests/test_gpu_stages \
     $s/random-1k.scene $s/random-100k.scene >$L/build.log 2>&1 || { tail -30 $L/build.log; exit 1; }
 echo "build $(el) s"
 
@@ -41,7 +41,7 @@ img() { # NAME PROGRAM ARGS...: renders to /tmp/img.ppm, prints NAME and the ima
       ref=$(img 21 build/$A --scene $scene $size | cut -d' ' -f2-)
       echo "$what: 21 $ref"
       if [ -n "$size" ]; then
-        cpu=$(img cpu build/cpu-reference --scene $scene $size | cut -d' ' -f2-)
+        cpu=$(img cpu build/cpu-reference --scene $scene ${size% --block*} | cut -d' ' -f2-)
         [ "$cpu" = "$ref" ] && echo "$what: cpu-reference identical to 21" || echo "$what: cpu-reference DIFFERS from 21 ($cpu)"
       fi
       for args in "--gpus 1" "--gpus 2" "--gpus 2 --frames 3" "--device 1 --gpus 1" ""; do
