@@ -16,8 +16,12 @@ CUDA_ARCH=90 make -j"$(nproc)" build/$B $s/random-1k.scene >/tmp/diag-build.log 
     timeout 120 ncu --metrics gpu__time_duration.sum -k regex:'render_kernel|setup_kernel' --csv build/$B --scene $s/random-1k.scene --gpus $g >/tmp/ncu$g.csv 2>/tmp/ncu$g.err
     python3 - /tmp/ncu$g.csv $g <<'PY'
 import csv, sys, collections
-rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 5]
+lines = [l for l in open(sys.argv[1]) if l.startswith('"')]
+rows = list(csv.reader(lines))
+if not rows:
+    print('--gpus %s: no ncu rows: %s' % (sys.argv[2], open(sys.argv[1]).read()[:300])); sys.exit()
 head = rows[0]; rows = rows[1:]
+print('--gpus %s: ncu columns %s' % (sys.argv[2], head))
 dev = head.index('Device') if 'Device' in head else None
 name = head.index('Kernel Name'); val = len(head) - 1
 sums = collections.defaultdict(float); counts = collections.Counter()
@@ -28,6 +32,7 @@ for key in sorted(sums):
     print('--gpus %s: device %s %s: %d kernels, %.1f us in all (serialised)' % (sys.argv[2], key[0], key[1], counts[key], sums[key] / 1000))
 PY
   done
+  cp /tmp/ncu1.csv /tmp/ncu2.csv /tmp/ncu1.err /tmp/ncu2.err "$OUT/"
   if command -v nsys >/dev/null; then
     timeout 120 nsys profile --trace=cuda -o /tmp/rows --force-overwrite true build/$B --scene $s/random-1k.scene --gpus 2 --frames 3 >/tmp/nsys.log 2>&1
     nsys stats --report cuda_gpu_trace --format csv --output /tmp/trace /tmp/rows.nsys-rep >/dev/null 2>&1
