@@ -138,21 +138,25 @@ static void free_frame(struct frame_resources *frame)
 }
 
 /* Before a GPU's bands, in its legacy default stream (the GPU must be the current device): the
- * bins and the image-plane tables of the whole image, in one launch. Every GPU makes them all:
- * the kernel reads them by the pixel's row, and a GPU's share of the setup would save little. */
+ * bins of the tiles its rows touch, and the light bins and image-plane tables of the whole image,
+ * in one launch. The kernel reads them by the pixel's row and column, so the bins stay where
+ * stage 21 put them; a tile that two GPUs' rows share is binned by both, to the same bits. */
 static void launch_setup(const struct frame_resources *frame, const struct gpu_slice *gpu,
                          int sphere_count, int width, int height)
 {
     const int bin_threads = 256;
-    const int tile_words = frame->tiles_x * frame->tiles_y * frame->mask_words;
+    const int tile_row_words = frame->tiles_x * frame->mask_words;
+    const int first_tile_row = gpu->first_row / TILE_SIZE;
+    const int end_tile_row = (gpu->end_row + TILE_SIZE - 1) / TILE_SIZE;
+    const int tile_words = (end_tile_row - first_tile_row) * tile_row_words;
     const int light_words = (3 * LIGHT_CELLS * LIGHT_CELLS + 1) * frame->mask_words;
     const int tile_blocks = (tile_words + bin_threads - 1) / bin_threads;
     const int light_blocks = (light_words + bin_threads - 1) / bin_threads;
     const int plane_blocks = (width + height + bin_threads - 1) / bin_threads;
     setup_kernel<<<tile_blocks + light_blocks + plane_blocks, bin_threads>>>(
         gpu->tile_bins, gpu->light_bins, gpu->plane_x, gpu->plane_y, frame->tiles_x,
-        frame->tiles_y, frame->mask_words, sphere_count, width, height, tile_blocks, light_blocks,
-        frame->shadow_near);
+        frame->tiles_y, frame->mask_words, sphere_count, width, height,
+        first_tile_row * tile_row_words, tile_blocks, light_blocks, frame->shadow_near);
     CUDA_CHECK_LAUNCH("setup_kernel");
 }
 

@@ -7,7 +7,7 @@
  * GPU brings its own. So GPU g of N renders rows height * g / N up to height * (g + 1) / N
  * (--gpus N, default every GPU from --device on), with its own of everything stage 21's frame
  * held: the scene uploaded to its global and constant memory, the bins and image-plane tables of
- * its setup, its streams, events and bands (its rows cut into 16), and a device frame from which
+ * its setup (the tile bins of its own rows only), its streams, events and bands (its rows cut into 16), and a device frame from which
  * it copies its bands into its own rows of the one pinned host frame. One host thread drives them
  * all: the scene's copies are asynchronous, so no GPU waits for another's upload, and the bands
  * are launched band b of every GPU before band b + 1 of any, so that every GPU starts at once.
@@ -36,7 +36,7 @@
 #include "../14-sphere-binning/trace.cuh"
 #include "../21-persistent-rows/bins.cuh"
 #include "../21-persistent-rows/plane.cuh"
-#include "../21-persistent-rows/setup.cuh"
+#include "setup.cuh"
 #include "../21-persistent-rows/kernel.cuh"
 #include "frame.cuh"
 #include "../13-steady-state/build_tree.cuh"
