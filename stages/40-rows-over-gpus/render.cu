@@ -7,10 +7,11 @@
  * GPU brings its own. So GPU g of N renders rows height * g / N up to height * (g + 1) / N
  * (--gpus N, default every GPU from --device on), with its own of everything stage 21's frame
  * held: the scene uploaded to its global and constant memory, the bins and image-plane tables of
- * its setup (the tile bins of its own rows only), its streams, events and bands (its rows cut into 16), and a device frame from which
- * it copies its bands into its own rows of the one pinned host frame. One host thread drives them
- * all: the scene's copies are asynchronous, so no GPU waits for another's upload, and the bands
- * are launched band b of every GPU before band b + 1 of any, so that every GPU starts at once.
+ * its setup (the tile bins of its own rows only), its streams, events and bands (its rows cut
+ * into 16), and a device frame from which it copies its bands into its own rows of the one pinned
+ * host frame. One host thread drives them all: the scene's copies are asynchronous, so no GPU
+ * waits for another's upload, and the bands are launched band b of every GPU before band b + 1
+ * of any, so that every GPU starts at once.
  * Written for any number of GPUs; with one (--gpus 1), stage 21's frame, bands and timing.
  *
  * The image keeps its bits: every pixel is stage 21's render_pixel with the same tables, bins
