@@ -9,9 +9,11 @@ usage: ./run.sh [options]
 Builds the stages, verifies each stage's image (main track: scenes/quick.scene against the CPU
 reference; path-tracing track: scenes/pt-quick.scene against build/pt-reference with the
 estimator its manifest names), then times every verified stage over N interleaved runs (one
-process per run, one run per GPU at a time) and writes OUT/<gpu-slug>/ (runs.csv.gz, env.txt,
-provenance.tsv, joblog.txt, summary.csv, summary.md, phases.png, kernel.png; pathtrace.png for
-the path-tracing track), OUT/README.md with your GPU beside the reference GPUs, and OUT/gpus.png.
+process per run, one run per GPU at a time; a stage whose manifest has campaign-gpus takes that
+many GPUs, or all, for each of its runs, its rows' gpus column says how many) and writes
+OUT/<gpu-slug>/ (runs.csv.gz, env.txt, provenance.tsv, joblog.txt, summary.csv, summary.md,
+phases.png, kernel.png; pathtrace.png for the path-tracing track), OUT/README.md with your GPU
+beside the reference GPUs, and OUT/gpus.png.
 env.txt names the source revision (git describe) and provenance.tsv, for each stage timed, its
 source hash and its executable's sha256 (tools/runner/provenance.sh; a --resume adds the rows of
 the stages it times again).
@@ -170,11 +172,13 @@ mapfile -t stages <<<"$listed"
 [[ -n "${stages[0]:-}" ]] || die "no stage folders with a manifest in $STAGES_DIR"
 # Each stage's manifest fields, read once: track, campaign scene, estimator, tolerance.
 manifest_table="$(STAGES_PROGRAM=stages "$repo/tools/stages" table 2>&1)" || die "${manifest_table#stages: }"
-declare -A track_of=() estimator_of=() tolerance_of=() images_of=()
-while read -r name track estimator tolerance images; do
+declare -A track_of=() estimator_of=() tolerance_of=() images_of=() gpus_of=()
+while read -r name track estimator tolerance gpus images; do
     track_of[$name]="$track" estimator_of[$name]="$estimator" tolerance_of[$name]="$tolerance" images_of[$name]="$images"
+    gpus_of[$name]="$gpus"
 done < <(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) column[$i] = i; next }
-    { e = $column["estimator"]; print $column["stage"], $column["track"], (e == "" ? "-" : e), $column["max-differing-percent"], $column["campaign-image"] }' \
+    { e = $column["estimator"]; g = $column["campaign-gpus"]
+      print $column["stage"], $column["track"], (e == "" ? "-" : e), $column["max-differing-percent"], (g == "" ? 1 : g), $column["campaign-image"] }' \
     <<<"$manifest_table")
 is_pt_stage() { [[ "${track_of[$1]:-}" == pt ]]; }
 [[ "$out" == /* ]] || out="$repo/$out"
@@ -245,6 +249,14 @@ gpus_spec="$("$repo/tools/runner/pick-gpus.sh" "$gpus_spec" "$tmp/gpus" 2>"$tmp/
 gpu_name="$(head -n1 "$tmp/gpus" | awk -F', *' '{ print $2 }')"
 slug="$("$repo/tools/runner/slug.sh" "$gpu_name")"
 ngpus="$(wc -l <"$tmp/gpus")"
+# The GPUs each run of a stage takes (its manifest's campaign-gpus: all, or a number; 1 without).
+declare -A run_gpus_of=()
+for stage in "${stages[@]}"; do
+    want="${gpus_of[$stage]:-1}"
+    [[ "$want" != all ]] || want="$ngpus"
+    [[ "$want" -le "$ngpus" ]] || die "$stage takes $want GPUs a run (its manifest's campaign-gpus), but this campaign has $ngpus (--gpus $gpus_spec)"
+    run_gpus_of[$stage]="$want"
+done
 if [[ "$build" -eq 1 ]]; then make -j"$(nproc)" || die "make failed"; fi
 
 # Every stage named must have been built; refused before anything is written.
@@ -254,12 +266,13 @@ check_executables
 mkdir -p "$out" || die "cannot create --out '$out'"
 out="$(cd "$out" && pwd)"
 dir="$out/$slug"
-# image: the format of the image the run wrote (a manifest's campaign-image), empty for none.
-header='order,run,stage,host,gpu,gpu_uuid,width,height,spheres,block,host_memory,metric,value,unit,status,image'
+# image: the format of the image the run wrote (a manifest's campaign-image), empty for none;
+# gpus: how many GPUs the run was given (a manifest's campaign-gpus; empty in older runs: one).
+header='order,run,stage,host,gpu,gpu_uuid,width,height,spheres,block,host_memory,metric,value,unit,status,image,gpus'
 mkdir -p "$dir"
 # A new runs.csv, or with --resume the one there (runs.csv.gz unpacked), its failed runs set apart
 # to be run again.
-offset="$("$repo/tools/runner/open-runs.sh" "$dir" "$header" "$resume" "${header%,image}" 2>"$tmp/open-runs.err")" \
+offset="$("$repo/tools/runner/open-runs.sh" "$dir" "$header" "$resume" "${header%,image,gpus}" 2>"$tmp/open-runs.err")" \
     || die "$(cat "$tmp/open-runs.err")"
 # However run.sh ends from here on, runs.csv is closed into runs.csv.gz (below, when the timing
 # ends; on an error, by this trap).
@@ -355,15 +368,28 @@ if [[ ${#timed_now[@]} -gt 0 ]]; then
 fi
 export RUN_DIR="$dir" RUN_BIN_DIR="$bin_dir" RUN_SCENE="$scene" RUN_PT_SCENE="$pt_scene" RUN_TIMEOUT="$timeout_s" \
     RUN_GPU_LIST="$gpus_spec" RUN_GPU_INFO="$tmp/gpus" RUN_HOST="${RUN_HOSTNAME:-$(hostname)}" \
-    RUN_TOTAL="$(wc -l <"$tmp/jobs")" RUN_START="$(date +%s)"
+    RUN_TOTAL="$(wc -l <"$tmp/jobs")" RUN_START="$(date +%s)" RUN_GPUS_COLUMN=1
 interrupted=0
 trap 'interrupted=1' INT TERM
 if [[ "$RUN_TOTAL" -gt 0 ]]; then
     configurations="$timed stage configuration(s)"
     [[ "$timed" -ne ${#stages[@]} ]] || configurations="${#stages[@]} stage(s)"
     echo "run.sh: timing $configurations x $runs runs ($RUN_TOTAL to do) on $ngpus x $gpu_name into $dir" >&2
-    parallel --will-cite -j "$ngpus" --joblog "+$dir/joblog.txt" --colsep ' ' \
-        RUN_IMAGE='{4}' "$repo/tools/runner/run-one.sh" '{%}' '{1}' '{2}' '{3}' <"$tmp/jobs" || true
+    # The jobs in their order, cut where the GPUs a run takes change: each stretch of runs that
+    # take K GPUs goes to GNU parallel with ngpus / K slots, slot s taking the campaign's GPUs
+    # (s - 1) * K to s * K - 1; the next stretch starts when the last run of this one has ended.
+    # Without a campaign-gpus stage, one stretch: one slot a GPU.
+    awk -v map="$(for stage in "${stages[@]}"; do printf '%s:%s ' "$stage" "${run_gpus_of[$stage]}"; done)" '
+        BEGIN { n = split(map, pairs, " "); for (i = 1; i <= n; i++) { split(pairs[i], kv, ":"); k[kv[1]] = kv[2] } }
+        { if (NR == 1 || k[$3] != last) { stretch++; last = k[$3] } print k[$3], $0 > (dir "/stretch." sprintf("%06d", stretch)) }' \
+        dir="$tmp" "$tmp/jobs"
+    for stretch in "$tmp"/stretch.*; do
+        [[ "$interrupted" -eq 0 ]] || break
+        per_run="$(head -n 1 "$stretch" | cut -d' ' -f1)"
+        cut -d' ' -f2- "$stretch" | RUN_GPUS_PER_RUN="$per_run" parallel --will-cite -j "$((ngpus / per_run))" \
+            --joblog "+$dir/joblog.txt" --colsep ' ' \
+            RUN_IMAGE='{4}' "$repo/tools/runner/run-one.sh" '{%}' '{1}' '{2}' '{3}' || true
+    done
 fi
 trap - INT TERM
 rm -rf "$dir"/.tmp.* "$dir/.progress"

@@ -296,6 +296,42 @@ static void test_two_gpus_never_shared(void **state) {
                         "| grep -qx '101-base 102-static'", f->dir), 0);
 }
 
+/* A stage whose manifest has campaign-gpus takes that many of the campaign's GPUs for each run,
+ * which no other run uses meanwhile; its rows say how many (the gpus column), and so does the
+ * summary. A number above the campaign's GPUs is refused before any run, in one line. */
+static void test_stage_on_several_gpus(void **state) {
+    SKIP_WITHOUT_TOOL(missing_tool);
+    fixture *f = *state;
+    const char *d = f->dir;
+    make_fake_stage(f->stages, "02-static", "01-base", NULL, "campaign-gpus: all", 0);
+    char env[512];
+    snprintf(env, sizeof env, "FAKE_GPU_COUNT=2 FAKE_LOG='%s' FAKE_SLEEP=0.2", d);
+    RUN_OK(f, env, "--runs 3 --gpus 0,1 --no-verify");
+    assert_int_equal(sh("! grep -q CONFLICT '%s/events'", d), 0);
+    assert_int_equal(sh_num("grep -c '^gpu 0,1 02-static ' '%s/events'", d), 3);
+    assert_int_equal(sh_num("grep -cE '^gpu [01] 01-base ' '%s/events'", d), 3);
+    /* Every row of a run says how many GPUs it had; the runs keep their interleaved order. */
+    assert_int_equal(sh_num(ROWS "awk -F, 'NR > 1 && $3 == \"02-static\" && $17 != 2' | wc -l", d), 0);
+    assert_int_equal(sh_num(ROWS "awk -F, 'NR > 1 && $3 == \"01-base\" && $17 != 1' | wc -l", d), 0);
+    assert_int_equal(sh(ROWS "awk -F, '$12 == \"total\" { print $1, $3 }' | sort -n | cut -d' ' -f2 | paste -sd' ' - | "
+                        "grep -qx '01-base 02-static 01-base 02-static 01-base 02-static'", d), 0);
+    assert_int_equal(sh("grep -qx '## Stages timed on several GPUs' '%s/results/fake-gpu/summary.md' && "
+                        "grep -qx -- '- 02-static: 2 GPUs a run' '%s/results/fake-gpu/summary.md'", d, d), 0);
+    assert_int_equal(sh("grep -q 'run 1 on GPUs 0,1: ok' '%s/err'", d), 0);
+    /* On one GPU, "all" is one: no section. */
+    assert_int_equal(sh("rm -rf '%s/results' '%s/events'", d, d), 0);
+    RUN_OK(f, env, "--runs 1 --gpus 1 --no-verify");
+    assert_int_equal(sh_num("grep -c '^gpu 1 02-static ' '%s/events'", d), 1);
+    assert_int_equal(sh_num(ROWS "awk -F, 'NR > 1 && $17 != 1' | wc -l", d), 0);
+    assert_int_equal(sh("! grep -q 'several GPUs' '%s/results/fake-gpu/summary.md'", d), 0);
+    /* More GPUs than the campaign has: refused, nothing run. */
+    assert_int_equal(sh("rm -rf '%s/results'", d), 0);
+    make_fake_stage(f->stages, "02-static", "01-base", NULL, "campaign-gpus: 3", 0);
+    assert_int_equal(RUN(f, env, "--runs 1 --gpus 0,1 --no-verify"), 2);
+    assert_int_equal(sh("grep -q '02-static takes 3 GPUs a run .*, but this campaign has 2' '%s/err' && "
+                        "test $(wc -l <'%s/err') -eq 1 && test ! -e '%s/results/fake-gpu/runs.csv.gz'", d, d, d), 0);
+}
+
 static void test_hosts_gather_results(void **state) {
     SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
@@ -567,7 +603,7 @@ static void test_update_readmes_check(void **state) {
     assert_int_equal(sh("grep -q '(reference)' '%s/root/results/reference/README.md'", d), 1);
     /* New data: every generated file is now stale and --check names them. */
     assert_int_equal(sh("cd '%s/root/results/reference/fake-gpu' && test ! -e runs.csv && zcat runs.csv.gz | "
-                        "sed 's/,kernel,100,us,ok,$/,kernel,500,us,ok,/' | gzip -9 -n >new.gz && mv new.gz runs.csv.gz", d), 0);
+                        "sed 's/,kernel,100,us,ok,,1$/,kernel,500,us,ok,,1/' | gzip -9 -n >new.gz && mv new.gz runs.csv.gz", d), 0);
     assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' --check 2>'%s/err'", d, d), 1);
     assert_int_equal(sh("grep -q 'stale: README.md' '%s/err' && grep -q 'stages/01-base/README.md' '%s/err' && "
                         "grep -q 'summary.csv' '%s/err'", d, d, d), 0);
@@ -683,7 +719,7 @@ static void test_campaign_image(void **state) {
     char env[PATH_MAX];
     snprintf(env, sizeof env, "FAKE_ARGS_LOG='%s/args'", f->dir);
     RUN_OK(f, env, "--runs 2");
-    assert_int_equal(sh(ROWS "head -n 1 | grep -q ',status,image$'", f->dir), 0);
+    assert_int_equal(sh(ROWS "head -n 1 | grep -q ',status,image,gpus$'", f->dir), 0);
     /* Three configurations x 2 runs, each run complete, the image one with its file and phase. */
     assert_int_equal(sh_num(ROWS "awk -F, '$12 == \"total\" && $15 == \"ok\" { print $3, $16 }'"
                             " | sort | uniq -c | awk '{ print $2 \":\" $3 \":\" $1 }' | paste -sd' ' - | "
@@ -710,21 +746,27 @@ static void test_campaign_image(void **state) {
     assert_int_equal(sh("grep -q '02-static (png) run 1: no png image written' '%s/err'", f->dir), 0);
     assert_int_equal(sh_num(ROWS "awk -F, '$15 == \"ok\" && $12 == \"total\"' | wc -l", f->dir), 2);
     /* --resume runs it again; runs of the columns before the image column (a runs.csv.gz written
-     * before it) are continued under the new header, their rows unchanged. */
+     * before it), or before the gpus column, are continued under the new header, their rows
+     * unchanged. */
     assert_int_equal(RUN(f, "", "--runs 1 --resume"), 0);
     assert_int_equal(sh_num(ROWS "awk -F, '$15 == \"ok\" && $12 == \"total\"' | wc -l", f->dir), 3);
     const char *d = f->dir;
-    assert_int_equal(sh(ROWS "sed '1s/,image$//' >'%s/all' && awk -F, 'NR > 1 && $16 == \"\"' '%s/all' | "
+    assert_int_equal(sh(ROWS "sed '1s/,gpus$//' | cut -d, -f1-16 | gzip -9 -n >'%s/no-gpus.gz' && mv '%s/no-gpus.gz' " RUNS_GZ,
+                        d, d, d, d), 0);
+    assert_int_equal(RUN(f, "", "--runs 1 --resume"), 0);
+    assert_int_equal(sh(ROWS "head -n 1 | grep -q ',status,image,gpus$'", d), 0);
+    assert_int_equal(sh_num(ROWS "awk -F, '$15 == \"ok\" && $12 == \"total\"' | wc -l", d), 3);
+    assert_int_equal(sh(ROWS "sed '1s/,image,gpus$//' >'%s/all' && awk -F, 'NR > 1 && $16 == \"\"' '%s/all' | "
                         "cut -d, -f1-15 >'%s/old-rows' && awk -F, 'NR == 1 || $16 == \"\"' '%s/all' | cut -d, -f1-15 | "
                         "gzip -9 -n >" RUNS_GZ, d, d, d, d, d, d), 0);
     assert_int_equal(RUN(f, "", "--runs 2 --resume"), 0);
-    assert_int_equal(sh(ROWS "head -n 1 | grep -q ',status,image$'", d), 0);
+    assert_int_equal(sh(ROWS "head -n 1 | grep -q ',status,image,gpus$'", d), 0);
     assert_int_equal(sh(ROWS "cat >'%s/now' && grep -qxFf '%s/old-rows' '%s/now' && "
                         "test \"$(grep -cxFf '%s/old-rows' '%s/now')\" -eq \"$(wc -l <'%s/old-rows')\"", d, d, d, d, d, d, d), 0);
     assert_int_equal(sh_num(ROWS "awk -F, '$15 == \"ok\" && $12 == \"total\"' | wc -l", d), 6);
     /* Another kind of campaign's runs (a sweep's, a scaling campaign's) are not continued, and the
      * folder is left as it was: its runs.csv.gz unchanged, no runs.csv unpacked beside it. */
-    assert_int_equal(sh(ROWS "sed '1s/,image$/,scene/' | gzip -9 -n >'%s/other.gz' && mv '%s/other.gz' " RUNS_GZ
+    assert_int_equal(sh(ROWS "sed '1s/,image,gpus$/,scene/' | gzip -9 -n >'%s/other.gz' && mv '%s/other.gz' " RUNS_GZ
                         " && md5sum " RUNS_GZ " >'%s/sums'", d, d, d, d, d, d), 0);
     assert_int_equal(RUN(f, "", "--runs 3 --resume"), 2);
     assert_int_equal(sh("grep -q '/runs.csv.gz has the columns of another kind of campaign' '%s/err' && "
@@ -1780,6 +1822,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_bad_options, setup, teardown),
         cmocka_unit_test_setup_teardown(test_statistics_by_hand, setup, teardown),
         cmocka_unit_test_setup_teardown(test_two_gpus_never_shared, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stage_on_several_gpus, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hosts_gather_results, setup, teardown),
         cmocka_unit_test_setup_teardown(test_resume_after_failure, setup, teardown),
         cmocka_unit_test_setup_teardown(test_provenance_of_a_campaign, setup, teardown),

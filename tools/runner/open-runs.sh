@@ -5,9 +5,10 @@
 #   DIR         the campaign's folder (created beforehand)
 #   HEADER      runs.csv's header line
 #   RESUME      1 to continue the runs DIR holds; 0 refuses a DIR that holds any
-#   OLD_HEADER  an earlier header of the same campaign, HEADER less its last columns (run.sh's
-#               before the image column): such a runs.csv is continued under HEADER, its rows
-#               unchanged
+#   OLD_HEADER  the earliest header of the same campaign, HEADER less its last columns (run.sh's
+#               before the image and gpus columns): a runs.csv of it, or of it and some of the
+#               columns after it (run.sh's before the gpus column), is continued under HEADER,
+#               its rows unchanged
 # A campaign that ended left its runs in DIR/runs.csv.gz (tools/runner/close-runs.sh; the form the
 # repository keeps): when DIR has no runs.csv, that is unpacked into runs.csv, the live file the
 # runs are appended to, and the campaign goes on from there. A runs.csv beside runs.csv.gz is the
@@ -53,10 +54,16 @@ if [[ -s "$source" && "$(wc -l <"$source")" -gt 1 ]]; then
         echo "$dir already holds runs: continue them with --resume, or move the folder away" >&2
         exit 2
     fi
-    # A runs.csv of OLD_HEADER is continued under the new header: its rows read the new columns
-    # as empty. Any other header is another campaign's.
+    # A runs.csv of OLD_HEADER, or of OLD_HEADER and some of HEADER's later columns, is continued
+    # under the new header: its rows read the new columns as empty. Any other header is another
+    # campaign's.
     old_header="$(head -n 1 "$source")"
-    if [[ "$old_header" != "$header" && ( -z "$old_header_allowed" || "$old_header" != "$old_header_allowed" ) ]]; then
+    earlier=0
+    if [[ -n "$old_header_allowed" && ( "$old_header" == "$old_header_allowed" ||
+          ( "$old_header" == "$old_header_allowed",* && "$header," == "$old_header,"* ) ) ]]; then
+        earlier=1
+    fi
+    if [[ "$old_header" != "$header" && "$earlier" -eq 0 ]]; then
         echo "$name has the columns of another kind of campaign ($old_header): move the folder away" >&2
         exit 2
     fi

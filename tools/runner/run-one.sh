@@ -9,7 +9,8 @@
 # failing run (exit status, timeout, output that is not the stage CSV) gets one row with status
 # "failed".
 # Environment (set by run.sh): RUN_DIR RUN_BIN_DIR RUN_SCENE RUN_TIMEOUT RUN_GPU_LIST
-# RUN_GPU_INFO RUN_HOST RUN_TOTAL RUN_START.
+# RUN_GPU_INFO RUN_HOST RUN_TOTAL RUN_START; RUN_GPUS_PER_RUN (the GPUs of a run, default 1: see
+# below) and RUN_GPUS_COLUMN (1: their number is appended to every row, after the image column).
 # Optional: RUN_PT_SCENE (the scene of the path-tracing stages; default RUN_SCENE), STAGES_DIR
 # (default: the repository's stages/; the words of a stage's manifest's campaign-args go on the
 # stage's command line), RUN_STAGE_ARGS (more words after those: tools/sweep.sh's
@@ -26,7 +27,11 @@ if [[ -n "${5:-}" ]]; then RUN_SCENE="$5" RUN_PT_SCENE="$5"; fi
 if [[ $# -ge 6 ]]; then RUN_VARIANT="$6"; fi
 readonly header='stage,gpu,gpu_uuid,width,height,spheres,block,host_memory,metric,value,unit'
 IFS=',' read -r -a gpus <<<"$RUN_GPU_LIST"
-gpu_index="${gpus[$((slot - 1))]}"
+# Slot s of a stretch of runs that take K GPUs each (RUN_GPUS_PER_RUN, run.sh) has the campaign's
+# GPUs (s - 1) * K to s * K - 1; the first names the run's GPU in a failure row.
+per_run="${RUN_GPUS_PER_RUN:-1}"
+run_gpus="$(IFS=','; echo "${gpus[*]:$(((slot - 1) * per_run)):$per_run}")"
+gpu_index="${run_gpus%%,*}"
 tmp="$(mktemp -d "$RUN_DIR/.tmp.XXXXXX")"
 child=''
 cleanup() { rm -rf "$tmp"; }
@@ -68,7 +73,7 @@ scene="$RUN_SCENE"
 
 start_ns="$(date +%s%N)"
 status=0
-CUDA_VISIBLE_DEVICES="$gpu_index" RUN_NUMBER="$run" RUN_ORDER="$order" \
+CUDA_VISIBLE_DEVICES="$run_gpus" RUN_NUMBER="$run" RUN_ORDER="$order" \
     timeout -k 5 "$RUN_TIMEOUT" "$RUN_BIN_DIR/$stage" --scene "$scene" --csv ${stage_args[@]+"${stage_args[@]}"} \
     >"$tmp/out" 2>"$tmp/err" </dev/null &
 child=$!
@@ -115,6 +120,10 @@ if [[ -n "${RUN_VARIANT+set}" ]]; then
     awk -v variant="$RUN_VARIANT" '{ print $0 "," variant }' "$tmp/rows" >"$tmp/rows.variant"
     mv "$tmp/rows.variant" "$tmp/rows"
 fi
+if [[ "${RUN_GPUS_COLUMN:-0}" == 1 ]]; then
+    awk -v n="$per_run" '{ print $0 "," n }' "$tmp/rows" >"$tmp/rows.gpus"
+    mv "$tmp/rows.gpus" "$tmp/rows"
+fi
 
 # One write of the whole run under the lock; the progress counter is updated under it too.
 trap '' INT TERM
@@ -132,7 +141,8 @@ echo "$done_count" >"$RUN_DIR/.progress"
 flock -u 9
 elapsed="$(( $(date +%s) - RUN_START ))"
 eta="$(( elapsed * (RUN_TOTAL - done_count) / done_count ))"
-printf '%s: %d/%d runs done, ETA %02d:%02d:%02d - %s%s run %s on GPU %s: %s (%ss)\n' \
+what_gpus="GPU $run_gpus"; [[ "$per_run" -eq 1 ]] || what_gpus="GPUs $run_gpus"
+printf '%s: %d/%d runs done, ETA %02d:%02d:%02d - %s%s run %s on %s: %s (%ss)\n' \
     "${RUN_LOG_PREFIX:-run.sh}" "$done_count" "$RUN_TOTAL" "$((eta / 3600))" "$((eta / 60 % 60))" \
-    "$((eta % 60))" "$stage" "${RUN_VARIANT:+ $RUN_VARIANT}" "$run" "$gpu_index" "${reason:-ok}" "$seconds" >&2
+    "$((eta % 60))" "$stage" "${RUN_VARIANT:+ $RUN_VARIANT}" "$run" "$what_gpus" "${reason:-ok}" "$seconds" >&2
 [[ -z "$reason" ]]

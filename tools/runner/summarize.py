@@ -727,6 +727,29 @@ def gpu_of(rows):
     return rows[0]["gpu"] if rows else "unknown GPU"
 
 
+def gpus_a_run(rows):
+    """{stage: [GPU counts]} of the stages some of whose runs were given more than one GPU (the
+    runs' gpus column, run.sh: a manifest's campaign-gpus; empty in older runs: one)."""
+    counts = {}
+    for row in rows:
+        if row.get("status") == "ok" and row.get("metric") == "total":
+            counts.setdefault(row["stage"], set()).add(int(row.get("gpus") or 1))
+    return {stage: sorted(c) for stage, c in counts.items() if max(c) > 1}
+
+
+def gpus_section(rows, stages_dir=None):
+    """The stages timed on several GPUs a run, and on how many; nothing when there are none."""
+    several = gpus_a_run(rows)
+    if not several:
+        return []
+    lines = [f"- {stage}: {' and '.join(str(n) for n in counts)} GPUs a run"
+             for stage, counts in sorted(several.items(), key=lambda item: stage_key(item[0], stages_dir))]
+    return ["## Stages timed on several GPUs", "",
+            "Each run of these stages was given that many of the campaign's GPUs (its manifest's "
+            "`campaign-gpus`; the runs' `gpus` column), and no other run used them meanwhile; "
+            "every other stage ran on one GPU a run.", ""] + lines + [""]
+
+
 def summary_md(summary, rows, stages_dir=None, images=None, folder=None):
     """summary.md; IMAGES: image_summarize(rows), made here when not given; FOLDER: the campaign
     folder (its env.txt dates the campaigns)."""
@@ -741,7 +764,7 @@ def summary_md(summary, rows, stages_dir=None, images=None, folder=None):
         f"Host(s): {', '.join(hosts) or '–'}. Runs ok: "
         f"{sum(1 for r in rows if r.get('status') == 'ok' and r['metric'] == 'total')}, failed: {len(failed)}.",
         "",
-    ] + campaigns_section(rows, folder)
+    ] + campaigns_section(rows, folder) + gpus_section(rows, stages_dir)
     # The main track's tables (left out only when the campaign timed the path-tracing track alone).
     if main_stages(summary) or side_stages(summary) or not pt_stages(summary):
         parts += ["## Phases of the main chain (mean of the runs, µs)", "", phases_table(summary), ""]
