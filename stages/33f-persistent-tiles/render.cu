@@ -1,14 +1,16 @@
 /*
- * Stage 34, persistent tiles: as many warps as the GPU holds at once, each taking the band's next
- * tile of pixels from a counter until none is left, in place of a grid that deals out rows.
+ * Side stage 33f, persistent tiles: as many warps as the GPU holds at once, each taking the band's
+ * next tile of pixels from a counter until none is left, in place of a grid that deals out rows.
  *
- * Until stage 33 each band's grid is about one wave of blocks, and each block takes every
+ * In stage 33 each band's grid is about one wave of blocks, and each block takes every
  * gridDim.y-th row of blocks of the band: its share is fixed at the launch, whatever its rows
  * cost. Where rows cost unevenly (a walk of the tree is long where rays meet many boxes) some
  * blocks run on long after the others have ended, and the SM slots they leave stay empty until
  * the next band's blocks arrive. Here the work is dealt as it is done: a warp that has rendered its
- * tile takes the next one (one atomicAdd a tile of 8x4 pixels), so every warp stays busy until
- * the band's last tiles, and the warps the GPU holds hide the latency of the walks' loads.
+ * tile takes the next one (one atomicAdd a tile of 8x4 pixels, on a counter per band set to 0
+ * before the band's kernel), so that every warp stays busy until the band's last tiles, and more
+ * warps are there to hide the latency of the walks' loads. The price: an atomicAdd for every 32
+ * pixels, all on the band's one counter, and the counter's reset before each band.
  *
  * The image keeps its bits: each pixel is rendered by stage 33's render_pixel; only which warp
  * renders it, and when, changes.
