@@ -107,6 +107,17 @@ static void what_the_rule_leaves_alone(void **state)
     r = check_made_up(folder, "# 02\n\n[try.csv](../../results/reference/fake-gpu/development/try.csv): 7.77 ms, "
                               "against 2.00 ms in the campaign (" LINK ").\n");
     assert_int_equal(r->exit_code, 0);
+    /* A development run's runs with a way column (one stage run two ways): each way's own
+     * statistics, not the two pooled (1.00 and 3.00 ms; pooled, a median of 2.00 ms). */
+    assert_int_equal(run_shell("printf 'way,run,stage,metric,value,unit\\nslow,1,02-next,image_write,3000,us\\n"
+                               "fast,1,02-next,image_write,1000,us\\n' >'%s/results/reference/fake-gpu/development/runs.csv' && "
+                               "gzip -n '%s/results/reference/fake-gpu/development/runs.csv'", folder, folder)->exit_code, 0);
+    r = check_made_up(folder, "# 02\n\nMedians ([runs.csv.gz](../../results/reference/fake-gpu/development/runs.csv.gz)): "
+                              "1.00 ms against 3.00 ms.\n");
+    assert_int_equal(r->exit_code, 0);
+    r = check_made_up(folder, "# 02\n\nMedians ([runs.csv.gz](../../results/reference/fake-gpu/development/runs.csv.gz)): "
+                              "2.00 ms.\n");
+    assert_int_equal(r->exit_code, 1);
     remove_temporary_folder(folder);
 }
 

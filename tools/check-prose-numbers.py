@@ -6,6 +6,7 @@ campaign it took the numbers from. This reads every such paragraph and checks ea
 against the runs of the data it links: the number, at the precision printed, must be the mean,
 median, minimum or maximum of some time metric (µs in the runs: a phase, kernel_events, build,
 steady_frame, ...) of some stage there (per scene in a scaling campaign, per variant in a sweep,
+per way in a development run whose runs name it in a column `way`,
 per image format where a stage also wrote its image, and over both; over the whole file and over
 each physical GPU's runs). A quoted time that matches nothing is reported with
 the nearest statistic, and the exit status is 1.
@@ -183,7 +184,8 @@ def summarized(values):
 
 def statistics_of_runs(rows):
     """The statistics of a campaign's runs (runs.csv: a row per run and metric, the metric's unit
-    beside it; a sweep's adds a variant): for every metric in µs of the runs with status ok, per
+    beside it; a sweep's adds a variant, a development run's may add a way, each way a stage was
+    run in, which counts as its variant): for every metric in µs of the runs with status ok, per
     stage, scene, image format and variant, and per stage, scene and variant over both image
     formats (a stage timed with and without writing its image); all of it over the whole file and
     over the runs of each physical GPU (gpu_uuid), since a file can hold a stage's runs of
@@ -196,7 +198,7 @@ def statistics_of_runs(rows):
             value = float(row["value"])
         except (KeyError, TypeError, ValueError):
             continue
-        where = (row.get("stage", ""), row.get("scene", ""), row.get("variant", ""))
+        where = (row.get("stage", ""), row.get("scene", ""), row.get("variant") or row.get("way", ""))
         for image in {row.get("image", ""), "*"}:
             values.setdefault(("",) + where + (image, row["metric"]), []).append(value)
             if row.get("gpu_uuid"):

@@ -6,7 +6,8 @@
 # scenes/pt-many-lights.scene at its 1024x1024 and 2 samples, and on it at 1000x777 with 3 samples
 # (a partial last block, two frames that merge the previous one); then ./run.sh --stages p8e,p8f
 # --runs RUNS (default 3): verified, then timed interleaved, each run with its manifest's
-# campaign-args; the medians side by side (medians.txt); Nsight Compute on both kernels of frame
+# campaign-args (runs.csv.gz, summary.md; the whole campaign folder in campaign.tgz); the medians
+# side by side (medians.txt); Nsight Compute on both kernels of frame
 # 1 of each stage (duration, global load and store sectors per request, L2 and DRAM bytes:
 # ncu-*.csv, ncu.txt; NCU=0 leaves it out); compute-sanitizer on both stages, pt-quick and a
 # 100x77 copy of it (sanitizer.txt; SANITIZE=0 leaves it out). Logs in logs.tgz. Run from the
@@ -54,6 +55,7 @@ echo "run.sh rc=$? $(el) s"
 d=$(dirname "$(ls $C/*/runs.csv.gz 2>/dev/null | head -1)")
 cat $d/verify.txt 2>/dev/null
 cp $d/summary.md "$OUT/summary.md" 2>/dev/null
+cp $d/runs.csv.gz "$OUT/runs.csv.gz" 2>/dev/null  # beside summary.md, the runs it stands for
 tar -czf "$OUT/campaign.tgz" -C /tmp campaign
 python3 - "$d/runs.csv.gz" "$A" "$B" <<'PY' | tee "$OUT/medians.txt"
 import csv, gzip, statistics, sys

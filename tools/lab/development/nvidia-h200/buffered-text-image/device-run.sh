@@ -12,7 +12,8 @@
 #                (the study's stage 2)
 # and stages 02 and 02a without an image. Every CSV row of every run (the study's seven phases,
 # their total, kernel_events, image_write, ...) goes to $OUT/runs.csv with the way, the run, the
-# process's wall time and the file's size; $OUT/summary.txt has the medians and means per way.
+# process's wall time and the file's size, gzipped to runs.csv.gz once read (git keeps no
+# runs.csv: tests/test_campaigns_complete.c); $OUT/summary.txt has the medians and means per way.
 # Then test_image, test_gpu_stages (REQUIRE_GPU=1) on the stages built, and the differential test
 # of 02 and 02a. Logs in logs.tgz. Run from the repository root on the GPU machine (the device kit
 # in .kit/, where there is one).
@@ -101,6 +102,7 @@ for stat, f in (('median', statistics.median), ('mean', statistics.mean)):
         print(m.ljust(18) + ''.join(('%.0f' % f(cells[(w, m)]) if cells.get((w, m)) else '-').rjust(15) for w in ways))
     print()
 PY
+gzip -9 -nf "$OUT/runs.csv"
 echo "timing $(el) s"
 
 # The tests that read the images: the text PPM reader, and every built stage against the CPU
