@@ -275,16 +275,30 @@ static void test_stop_ends_every_daemon(void **state) {
     snprintf(cluster.why_not, sizeof cluster.why_not, "the cluster was stopped");
 }
 
+extern char **environ;
+
+/* Unsets every FAKE_* variable (the fixtures' settings: FAKE_FAIL, FAKE_GPU_COUNT, ...). */
+static void unset_fake_settings(void) {
+    char names[64][128];
+    int count = 0;
+    for (char **word = environ; *word && count < 64; word++)
+        if (strncmp(*word, "FAKE_", 5) == 0 && strcspn(*word, "=") < sizeof names[0])
+            snprintf(names[count++], sizeof names[0], "%.*s", (int)strcspn(*word, "="), *word);
+    for (int i = 0; i < count; i++) unsetenv(names[i]);
+}
+
 int main(void) {
     if (!getcwd(repo, sizeof repo)) return 1;
     char smi[PATH_MAX + 64];
     snprintf(smi, sizeof smi, "%s/tests/fixtures/fake-nvidia-smi.sh", repo);
     setenv("RUN_NVIDIA_SMI", smi, 1); /* sbatch --export=ALL takes it to the job, srun to the node */
-    /* Nothing of a real job, of another cluster or of the caller's campaigns leaks in. */
-    const char *unset[] = {"SLURM_CONF",  "SLURM_JOB_ID",   "SLURM_JOB_NODELIST", "SLURM_CAMPAIGN_WORK",
-                           "SLURM_CAMPAIGN_HOSTS", "RUN_BIN_DIR", "RUN_SSH", "RUN_REMOTE_DIR",
-                           "LOCAL_SLURM_DIR", "STAGES_DIR"};
+    /* Nothing of a real job, of another cluster, of the caller's campaigns or fake stages leaks in
+     * (sbatch --export=ALL would take it to the job). */
+    const char *unset[] = {"SLURM_CONF", "SLURM_JOB_ID", "SLURM_JOB_NODELIST", "SLURM_CAMPAIGN_WORK",
+                           "SLURM_CAMPAIGN_HOSTS", "RUN_BIN_DIR", "RUN_SSH", "RUN_REMOTE_DIR", "LOCAL_SLURM_DIR",
+                           "STAGES_DIR"};
     for (size_t i = 0; i < sizeof unset / sizeof *unset; i++) unsetenv(unset[i]);
+    unset_fake_settings();
     const char *tools[] = {"parallel", "python3", "perl", "flock", "timeout", "base64", "tar", "awk"};
     missing_tool = missing_tool_among(tools, sizeof tools / sizeof *tools);
     const struct CMUnitTest tests[] = {
