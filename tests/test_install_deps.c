@@ -337,18 +337,51 @@ static void the_system_python_goes_through_apt_get_then_is_checked(void **state)
     assert_string_equal(log_text(), "apt-get install -y -qq python3-matplotlib\n");
 }
 
+/* Slurm and munge are a purpose of their own (tools/local-slurm.sh), which no other asks for:
+ * looked up on PATH (here one that holds bash alone), installed without their recommended plugins. */
+static void slurm_is_optional_and_a_purpose_of_its_own(void **state)
+{
+    (void)state;
+    stand_in("apt-get", 0);
+    struct command_result *r =
+        run_shell("mkdir '%s/bare' && ln -s \"$(command -v bash)\" '%s/bare/bash'", folder, folder);
+    assert_int_equal(r->exit_code, 0);
+    char bare[512];
+    snprintf(bare, sizeof bare, "PATH='%s/bare' INSTALL_DEPS_UID=0 INSTALL_DEPS_APT='%s/apt-get'", folder, folder);
+    r = run_shell("%s " TOOL " slurm --check", bare);
+    assert_int_equal(r->exit_code, 2);
+    assert_string_equal(r->err, "install-deps: missing for 'slurm': slurm-wlm munge (install with: sudo apt-get "
+                                "install -y --no-install-recommends slurm-wlm munge)\n");
+    assert_string_equal(log_text(), "");
+    r = run_shell("%s " TOOL " slurm", bare);
+    assert_int_equal(r->exit_code, 0);
+    assert_string_equal(log_text(), "apt-get install -y -qq --no-install-recommends slurm-wlm munge\n");
+    /* The other purposes never name them. */
+    r = run_shell("%s INSTALL_DEPS_INCLUDE_DIRS='%s' CPATH= " TOOL " test --check", bare, folder);
+    assert_int_equal(r->exit_code, 2);
+    assert_null(strstr(r->err, "slurm-wlm"));
+    assert_null(strstr(r->err, "munge"));
+    /* Where the programs are (stand-ins on PATH), nothing is missing and nothing said. */
+    r = run_shell("for p in munged slurmctld slurmd sbatch srun scontrol; do printf '#!/bin/sh\\n' >'%s/bare/'$p && "
+                  "chmod +x '%s/bare/'$p; done && : >'%s/log' && %s " TOOL " slurm",
+                  folder, folder, folder, bare);
+    assert_int_equal(r->exit_code, 0);
+    assert_string_equal(r->err, "");
+    assert_string_equal(log_text(), "");
+}
+
 static void bad_arguments(void **state)
 {
     (void)state;
     struct command_result *r = run_shell(TOOL);
     assert_int_equal(r->exit_code, 2);
-    assert_non_null(strstr(r->err, "say what for: build, test or run"));
+    assert_non_null(strstr(r->err, "say what for: build, test, run or slurm"));
     r = run_shell(TOOL " build --force");
     assert_int_equal(r->exit_code, 2);
     assert_non_null(strstr(r->err, "unexpected argument '--force'"));
     r = run_shell(TOOL " --help");
     assert_int_equal(r->exit_code, 0);
-    assert_non_null(strstr(r->out, "usage: tools/install-deps.sh build|test|run"));
+    assert_non_null(strstr(r->out, "usage: tools/install-deps.sh build|test|run|slurm"));
 }
 
 int main(void)
@@ -367,6 +400,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(check_names_the_pip_command_and_installs_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(pip_that_fails_or_cannot_write_gives_the_command, setup, teardown),
         cmocka_unit_test_setup_teardown(the_system_python_goes_through_apt_get_then_is_checked, setup, teardown),
+        cmocka_unit_test_setup_teardown(slurm_is_optional_and_a_purpose_of_its_own, setup, teardown),
         cmocka_unit_test(bad_arguments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,7 +6,8 @@
  * step here with a GPU named after its node. What the test needs of run.sh: --no-build,
  * --bin-dir, --out, --runs, --stages N,M (main stages N and M only), --resume, --hosts and
  * RUN_SSH, RUN_NVIDIA_SMI, and its stage folders stages/01-* and stages/02-*. Run from the
- * repository root. */
+ * repository root. (Two nodes and --resume need the stand-ins; tests/test_local_slurm.c runs one
+ * node's campaign through a real Slurm, where one can run.) */
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>

@@ -5,6 +5,11 @@
 #   test   the build's, and cmocka (libcmocka-dev), GNU parallel, python3 with matplotlib
 #          (the runner's tests and plots)
 #   run    the build's, GNU parallel (./run.sh); python3 with matplotlib (tables and plots)
+#   slurm  optional, needed by nothing else: Slurm and munge (slurm-wlm, munge; without their
+#          recommended plugins) for a Slurm cluster of one node on this machine,
+#          tools/local-slurm.sh: to try tools/slurm-campaign.sh, and for its test against a real
+#          Slurm (tests/test_local_slurm.c), which skips without them. Looked up on PATH (root's
+#          has /usr/sbin, where the daemons are).
 # How: apt-get as root; `sudo -n apt-get` where sudo needs no password; otherwise one line with
 # the exact command to run, and exit status 2. On a machine without apt-get, the same line names
 # the packages. Nothing is printed when nothing is missing. make, ./run.sh and .ci/run call it.
@@ -15,7 +20,7 @@
 # and it has pip; otherwise one line with the exact pip command and exit status 2. Either way the
 # import is checked again afterwards: status 0 only when that python3 can import matplotlib.
 #
-# usage: tools/install-deps.sh build|test|run [--check]
+# usage: tools/install-deps.sh build|test|run|slurm [--check]
 #   --check  install nothing: print what is missing (a line for apt-get's packages, a line with
 #            the pip command for a python3 that is not the system's) and exit 2 if anything is
 # environment: STB_INCLUDE_DIR (folder of stb_image_write.h, default /usr/include/stb),
@@ -36,12 +41,12 @@ purpose=${1:-}
 check_only=0
 [ "${2:-}" = --check ] && check_only=1
 case $purpose in
-    build|test|run) ;;
+    build|test|run|slurm) ;;
     -h|--help) sed -n '1d; /^#/!q; s/^# \{0,1\}//p' "$0"; exit 0 ;;
-    *) fail "say what for: build, test or run (usage: tools/install-deps.sh build|test|run [--check])" ;;
+    *) fail "say what for: build, test, run or slurm (usage: tools/install-deps.sh build|test|run|slurm [--check])" ;;
 esac
 [ $# -le 2 ] && { [ $# -lt 2 ] || [ "$2" = --check ]; } ||
-    fail "unexpected argument '${2:-}' (usage: tools/install-deps.sh build|test|run [--check])"
+    fail "unexpected argument '${2:-}' (usage: tools/install-deps.sh build|test|run|slurm [--check])"
 
 has_header() {
     local dir
@@ -83,15 +88,26 @@ python_problem() {
 }
 
 missing=()
-# INSTALL_DEPS_SKIP_STB: the caller was given its own stb folder and checks it itself.
-[ -n "${INSTALL_DEPS_SKIP_STB:-}" ] || [ -f "${STB_INCLUDE_DIR:-/usr/include/stb}/stb_image_write.h" ] ||
-    missing+=(libstb-dev)
-has_header isa-l/igzip_lib.h || missing+=(libisal-dev)
+# apt-get's options besides -y: Slurm's recommended plugins (HDF5, IPMI, ROCm, ... and their -dev
+# packages) are many times the size of what tools/local-slurm.sh uses.
+apt_options=()
+if [ "$purpose" = slurm ]; then
+    command -v munged >/dev/null 2>&1 || missing+=(munge)
+    for program in slurmctld slurmd sbatch srun scontrol; do
+        command -v "$program" >/dev/null 2>&1 || { missing=(slurm-wlm ${missing[@]+"${missing[@]}"}); break; }
+    done
+    apt_options=(--no-install-recommends)
+else
+    # INSTALL_DEPS_SKIP_STB: the caller was given its own stb folder and checks it itself.
+    [ -n "${INSTALL_DEPS_SKIP_STB:-}" ] || [ -f "${STB_INCLUDE_DIR:-/usr/include/stb}/stb_image_write.h" ] ||
+        missing+=(libstb-dev)
+    has_header isa-l/igzip_lib.h || missing+=(libisal-dev)
+fi
 if [ "$purpose" = test ]; then
     has_header cmocka.h || missing+=(libcmocka-dev)
 fi
 apt_python=0 pip_wanted=0
-if [ "$purpose" != build ]; then
+if [ "$purpose" = test ] || [ "$purpose" = run ]; then
     command -v parallel >/dev/null 2>&1 || missing+=(parallel)
     python=$(command -v "$python_cmd" 2>/dev/null)
     if [ -z "$python" ]; then
@@ -127,7 +143,7 @@ fi
 [ ${#missing[@]} -eq 0 ] && exit $status
 
 apt=${INSTALL_DEPS_APT:-apt-get}
-command_line="apt-get install -y ${missing[*]}"
+command_line="apt-get install -y ${apt_options[*]+${apt_options[*]} }${missing[*]}"
 if [ $check_only -eq 1 ]; then
     fail "missing for '$purpose': ${missing[*]} (install with: sudo $command_line)"
 fi
@@ -148,9 +164,9 @@ fi
 echo "install-deps: installing ${missing[*]} (${run[*]} install)" >&2
 export DEBIAN_FRONTEND=noninteractive
 # A fresh machine's package lists may be empty or stale: update once when the install fails.
-if ! "${run[@]}" install -y -qq "${missing[@]}" >/dev/null; then
+if ! "${run[@]}" install -y -qq ${apt_options[@]+"${apt_options[@]}"} "${missing[@]}" >/dev/null; then
     "${run[@]}" update -qq >/dev/null 2>&1
-    "${run[@]}" install -y -qq "${missing[@]}" >/dev/null ||
+    "${run[@]}" install -y -qq ${apt_options[@]+"${apt_options[@]}"} "${missing[@]}" >/dev/null ||
         fail "could not install ${missing[*]} with ${run[*]}; install them and run again"
 fi
 
