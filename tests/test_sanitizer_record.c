@@ -174,7 +174,7 @@ static int names_stage(const struct report *report, const char *stage)
 /* The list of stages not sanitized yet (PENDING's format: STAGE, a tab, why; # comments); the
  * made-up stages' checks point it at a file of their own. */
 static const char *pending_list = PENDING;
-#define MAX_PENDING 16
+#define MAX_PENDING 64
 
 /* The stages pending_list names, into names; returns how many (0 when there is no list). */
 static int read_pending(char names[][NAME_MAX_CHARS])
