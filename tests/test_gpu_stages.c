@@ -568,33 +568,48 @@ static void streamed_png_has_stage_21s_pixels(void **state)
     assert_non_null(strstr(r->out, ",image_write,"));
 }
 
-/* Stage 40 splits the rows over the GPUs: with --gpus 1 and with every GPU of this machine (the
- * default; more GPUs than rows leave the extra ones out), stage 21's pixels, on sizes whose
- * slices and bands are uneven or hold a row each, with smaller blocks, and with steady frames
- * after the first; its report names the GPUs it used. */
-static void rows_over_gpus_keep_stage_21s_pixels(void **state)
+/* The runs of stage 40 and 41 against stage 21: sizes whose slices and bands are uneven or hold a
+ * row each, with smaller blocks, and with steady frames after the first. */
+static const char *const rows_over_gpus_runs[] = {
+    "--scene scenes/quick.scene",
+    "--scene scenes/odd-size.scene --block 7x13",
+    "--scene scenes/benchmark.scene --size 1001x1013",
+    "--scene scenes/benchmark.scene --size 2x3", /* fewer rows than bands, maybe than GPUs */
+    "--scene scenes/benchmark.scene --size 4096x2049 --frames 3",
+};
+/* Stage 41 re-splits the rows before every frame after the first: every run with steady frames,
+ * one of them with fewer tile rows than GPUs maybe (split in whole rows then). */
+static const char *const balanced_rows_runs[] = {
+    "--scene scenes/quick.scene --frames 3",
+    "--scene scenes/odd-size.scene --block 7x13 --frames 3",
+    "--scene scenes/benchmark.scene --size 1001x1013 --frames 3",
+    "--scene scenes/benchmark.scene --size 2x3 --frames 3",
+    "--scene scenes/benchmark.scene --size 3x40 --frames 4", /* two tile rows, the last short */
+    "--scene scenes/benchmark.scene --size 4096x2049 --frames 3",
+};
+
+/* Stage `id` (40 or 41) splits the rows over the GPUs: with --gpus 1 and with every GPU of this
+ * machine (the default; more GPUs than rows leave the extra ones out), stage 21's pixels on every
+ * run; its report names the GPUs it used, and the slowest GPU's span is the longest. Stage 41
+ * also reports the split of its last frame: every row on one GPU, and on several, the first
+ * GPU's slice in whole tile rows of 32 once the rows were re-split (the image has a tile row a
+ * GPU, and more than one frame was rendered). */
+static void rows_over_gpus_keep_pixels(const char *id, const char *const *runs, size_t run_count)
 {
-    (void)state;
     SKIP_WITHOUT_GPU();
-    int split = find_stage("40"), plain = find_stage("21");
+    int split = find_stage(id), plain = find_stage("21");
     if (split < 0 || plain < 0) {
-        print_message("# skipped: stage 21 or 40 not built here\n");
+        print_message("# skipped: stage 21 or %s not built here\n", id);
         skip();
     }
-    static const char *runs[] = {
-        "--scene scenes/quick.scene",
-        "--scene scenes/odd-size.scene --block 7x13",
-        "--scene scenes/benchmark.scene --size 1001x1013",
-        "--scene scenes/benchmark.scene --size 2x3", /* fewer rows than bands, maybe than GPUs */
-        "--scene scenes/benchmark.scene --size 4096x2049 --frames 3",
-    };
+    const int balanced = strcmp(id, "41") == 0;
     static const char *gpus[] = {"--gpus 1", ""};
     enum { GPU_CHOICES = sizeof gpus / sizeof *gpus };
     static char args[GPU_CHOICES][512], csv[TEST_OUTPUT_BYTES];
-    /* Each of the runs 1 + GPU_CHOICES times: stage 21's, then stage 40's with each choice. */
+    /* Each of the runs 1 + GPU_CHOICES times: stage 21's, then the stage's with each choice. */
     struct batch renders;
-    batch_begin(&renders, folder, "rows-over-gpus");
-    for (size_t r = 0; r < sizeof runs / sizeof *runs; ++r) {
+    batch_begin(&renders, folder, balanced ? "balanced-rows" : "rows-over-gpus");
+    for (size_t r = 0; r < run_count; ++r) {
         add_render_to(&renders, plain, runs[r], "ppm");
         for (int c = 0; c < GPU_CHOICES; ++c) {
             snprintf(args[c], sizeof args[c], "%s %s", runs[r], gpus[c]);
@@ -602,7 +617,7 @@ static void rows_over_gpus_keep_stage_21s_pixels(void **state)
         }
     }
     batch_run(&renders);
-    for (size_t r = 0; r < sizeof runs / sizeof *runs; ++r) {
+    for (size_t r = 0; r < run_count; ++r) {
         const int run = (1 + GPU_CHOICES) * (int)r;
         struct image reference = rendered_to(&renders, run, plain, runs[r], "ppm", NULL, 0);
         for (int c = 0; c < GPU_CHOICES; ++c) {
@@ -612,15 +627,48 @@ static void rows_over_gpus_keep_stage_21s_pixels(void **state)
             struct image_difference to_21;
             assert_int_equal(image_compare(&reference, &image, &to_21), 0);
             const double used = csv_metric(csv, "gpus");
-            print_message("# 40 %s (%.0f GPUs): %lld pixels differ from 21's\n", args[c], used,
+            print_message("# %s %s (%.0f GPUs): %lld pixels differ from 21's\n", id, args[c], used,
                           to_21.differing_pixels);
             assert_int_equal(to_21.differing_pixels, 0);
             assert_true(c == 0 ? used == 1 : used >= 1);
             assert_true(csv_metric(csv, "kernel_events_fastest") <= csv_metric(csv, "kernel_events"));
+            if (balanced) {
+                const double rows = csv_metric(csv, "rows_first_gpu");
+                const int resplit = used > 1 && strstr(runs[r], "--frames") &&
+                                    (image.height + 31) / 32 >= used;
+                print_message("# 41 %s: the first GPU's rows %.0f of %d\n", args[c], rows,
+                              image.height);
+                assert_true(used == 1 ? rows == image.height : rows >= 1 && rows < image.height);
+                if (resplit)
+                    assert_true((long long)rows % 32 == 0);
+                assert_true(csv_metric(csv, "kernel_events_last_frame_fastest") <=
+                            csv_metric(csv, "kernel_events_last_frame"));
+                assert_true(csv_metric(csv, "copies_events_last_frame_fastest") <=
+                            csv_metric(csv, "copies_events_last_frame"));
+                /* A GPU's last copy follows its last band's kernel. */
+                assert_true(csv_metric(csv, "copies_events_last_frame") >=
+                            csv_metric(csv, "kernel_events_last_frame"));
+            }
             image_free(&image);
         }
         image_free(&reference);
     }
+}
+
+/* Stage 40: the rows split evenly over the GPUs. */
+static void rows_over_gpus_keep_stage_21s_pixels(void **state)
+{
+    (void)state;
+    rows_over_gpus_keep_pixels("40", rows_over_gpus_runs,
+                               sizeof rows_over_gpus_runs / sizeof *rows_over_gpus_runs);
+}
+
+/* Stage 41: the rows re-split before every frame after the first, from the frame before's times. */
+static void balanced_rows_keep_stage_21s_pixels(void **state)
+{
+    (void)state;
+    rows_over_gpus_keep_pixels("41", balanced_rows_runs,
+                               sizeof balanced_rows_runs / sizeof *balanced_rows_runs);
 }
 
 /* Needs no GPU: a stage states a bound on its differing pixels (the file run.sh verifies with) if
@@ -653,6 +701,7 @@ int main(void)
         cmocka_unit_test(register_cap_raises_occupancy),
         cmocka_unit_test(streamed_png_has_stage_21s_pixels),
         cmocka_unit_test(rows_over_gpus_keep_stage_21s_pixels),
+        cmocka_unit_test(balanced_rows_keep_stage_21s_pixels),
         cmocka_unit_test(only_stages_that_change_the_arithmetic_state_a_bound),
     };
     return cmocka_run_group_tests_name("stages on the GPU", tests, setup, teardown);
