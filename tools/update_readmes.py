@@ -335,13 +335,23 @@ def index_block(folders, scaling=(), pt_scaling=()):
     used = {"": set(), "scaling": set(), PT_SCALING: set()}
     parts = []
     chapter = None
+    # A chapter's side stages in one paragraph under its table, not a row each: the front page
+    # keeps to its length (tests/test_front_door.c) as the findings multiply; each keeps its
+    # figure and campaign, and its lesson is in its README.
+    side_entries = []
+
+    def end_chapter():
+        if side_entries:
+            parts.extend(["", "Side stages: " + "; ".join(side_entries) + "."])
+            side_entries.clear()
+
     for stage, m in sorted(sm.manifests().items(), key=lambda item: item[1]["order"]):
         if m["chapter"] != chapter:
+            end_chapter()
             chapter = m["chapter"]
             parts += ["" if parts else None, f"### {chapter}", "",
                       f"| stage | lesson | {gpu}, medians: speed-up over the stage it builds on (above 1x: faster) "
                       "| campaign |", "|---|---|---|---|"]
-        side = " (side)" if m["kind"] == "side" else ""
         lesson = m["lesson"].replace("_", "\\_")  # __launch_bounds__ is no emphasis
         cell, campaign = change_cell(summary, stage, labels)
         if stage in summary:
@@ -355,7 +365,12 @@ def index_block(folders, scaling=(), pt_scaling=()):
                 cell, campaign = found
                 scaling_labels = campaign_labels(source[2])
                 used[name].update(scaling_labels[s] for s in (stage, sm.builds_on(stage)) if s in scaling_labels)
-        parts.append(f"| [{stage}](stages/{stage}/README.md){side} | {lesson} | {cell} | {campaign} |")
+        if m["kind"] == "side":
+            side_entries.append(f"[{stage}](stages/{stage}/README.md) {cell}"
+                                + (f", campaign {campaign}" if campaign not in ("", "–") else ""))
+        else:
+            parts.append(f"| [{stage}](stages/{stage}/README.md) | {lesson} | {cell} | {campaign} |")
+    end_chapter()
     legend = [index_legend(f"{RESULTS_LINK}/{ref[0]}/runs.csv.gz", ref[2], os.path.join(RESULTS_LINK, ref[0]),
                            used[""])] if ref else []
     for name, source in growing.items():
