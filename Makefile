@@ -176,7 +176,7 @@ STAGES := $(shell tools/stages list main)
 NCCL_STAGES := $(shell tools/stages list main --library nccl)
 NCCL_PLACES := $(if $(NCCL_HOME),$(NCCL_HOME)/include:$(NCCL_HOME)/lib,$(CUDA_HOME)/include:$(CUDA_HOME)/lib64 \
                /usr/include:/usr/lib/$(shell uname -m)-linux-gnu)
-NCCL_FOUND := $(firstword $(foreach p,$(NCCL_PLACES),$(if $(and $(wildcard $(word 1,$(subst :, ,$(p)))/nccl.h),$(wildcard $(word 2,$(subst :, ,$(p)))/libnccl.so*)),$(p))))
+NCCL_FOUND := $(firstword $(foreach p,$(NCCL_PLACES),$(if $(and $(wildcard $(word 1,$(subst :, ,$(p)))/nccl.h),$(wildcard $(word 2,$(subst :, ,$(p)))/libnccl.so)),$(p))))
 NCCL_INCLUDE := $(word 1,$(subst :, ,$(NCCL_FOUND)))
 NCCL_LIB := $(word 2,$(subst :, ,$(NCCL_FOUND)))
 NCCL_MISSING := no nccl.h and libnccl.so in $(if $(NCCL_HOME),NCCL_HOME=$(NCCL_HOME),$(if $(CUDA_HOME),$(CUDA_HOME) or )/usr): install NCCL (libnccl-dev from NVIDIA's CUDA repository, or its tarball with NCCL_HOME=its folder)

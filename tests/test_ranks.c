@@ -201,10 +201,15 @@ static void each_rank_takes_the_gpu_of_its_local_rank(void **state)
     r.local_rank = -1;
     assert_int_equal(ranks_device(&r, 0, 4, &device, error, sizeof error), 0);
     assert_int_equal(device, 1);
-    /* The launcher showed this process one GPU: its own, whatever its local rank. */
+    /* srun showed this process one GPU: its own, whatever its local rank. tools/launch-ranks.sh
+     * shows every rank the same GPUs: a second rank on a machine of one GPU is one too many. */
     r.local_rank = 3;
     assert_int_equal(ranks_device(&r, 0, 1, &device, error, sizeof error), 0);
     assert_int_equal(device, 0);
+    struct ranks launched = {.rank = 1, .size = 2, .local_rank = 1, .launcher = "RANK"};
+    assert_int_equal(ranks_device(&launched, 0, 1, &device, error, sizeof error), -1);
+    assert_non_null(strstr(error, "rank 1 of 2 is local rank 1 on its node, but this process sees 1 "
+                                  "GPU from --device 0 on: start at most 1 rank a node"));
     /* No GPU found: --device, and opening it says why. */
     assert_int_equal(ranks_device(&r, 1, 0, &device, error, sizeof error), 0);
     assert_int_equal(device, 1);

@@ -167,8 +167,8 @@ int ranks_device(const struct ranks *ranks, int first_device, int device_count, 
         *device = first_device + local;
         return 0;
     }
-    if (device_count == 1)
-        return 0; /* this rank's own GPU, the only one it is shown */
+    if (device_count == 1 && strcmp(ranks->launcher, "RANK") != 0)
+        return 0; /* this rank's own GPU, the only one srun or mpirun shows it */
     snprintf(error, error_size,
              "rank %d of %d is local rank %d on its node, but this process sees %d GPU%s from "
              "--device %d on: start at most %d rank%s a node",

@@ -51,9 +51,10 @@ int ranks_from_environment(ranks_getenv_fn get, const char *given, int timeout_s
 /* The GPU of this rank on its node, among the device_count GPUs this process sees
  * (CUDA_VISIBLE_DEVICES applied): first_device (--device) plus its local rank, or, where the
  * launcher gives no local rank, plus its rank modulo the GPUs from first_device on. A process
- * that sees one GPU alone (the launcher gave each rank its own, as srun --gpus-per-task=1 does)
- * takes it. More ranks on a node than GPUs from first_device on: -1 with one line. device_count
- * 0 (no GPU, or none found): first_device, and the GPU's opening says what is wrong. */
+ * that srun or mpirun started and that sees one GPU alone takes it (the launcher gave each rank
+ * its own, as srun --gpus-per-task=1 does; tools/launch-ranks.sh never does). More ranks on a node
+ * than GPUs from first_device on: -1 with one line. device_count 0 (no GPU, or none found):
+ * first_device, and the GPU's opening says what is wrong. */
 int ranks_device(const struct ranks *ranks, int first_device, int device_count, int *device,
                  char *error, size_t error_size);
 
