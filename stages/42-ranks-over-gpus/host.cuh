@@ -131,19 +131,20 @@ extern "C" void stage_render(struct render_job *job)
     report_phase_since(report, PHASE_KERNEL, start);
 
     /* The copy phase, the frame's way home: the gather (part gather: until every other rank's
-     * rows are in rank 0's device frame, which waits for the slowest rank's kernels too; its
-     * transfer alone is the metric gather_events, the slowest rank's send on its own GPU's
-     * events), then what is left of rank 0's copies home (part copy_home: its own bands' and, after
-     * them, the other ranks' rows). */
+     * rows are in rank 0's device frame, which waits for a rank whose kernels end later too; on
+     * rank 0's GPU's events, from its own last band rendered, the metric gather_events), then what
+     * is left of rank 0's copies home (part copy_home: its own bands' and, after them, the other
+     * ranks' rows). */
     start = timer_now_us();
-    float spans[3] = {kernels_ms, kernels_ms, wait_for_gather(&world)};
+    const float gather_ms = wait_for_gather(&world);
     start = report_part_since(report, PHASE_DEVICE_TO_HOST, "gather", start);
     wait_for_copies(&frame);
     report_part_since(report, PHASE_DEVICE_TO_HOST, "copy_home", start);
+    float spans[2] = {kernels_ms, kernels_ms};
     reduce_spans(&world, spans);
     report->kernel_event_us = spans[0] * 1000.0;
     report_metric(report, "kernel_events_fastest", spans[1] * 1000.0, "us");
-    report_metric(report, "gather_events", spans[2] * 1000.0, "us");
+    report_metric(report, "gather_events", gather_ms * 1000.0, "us");
     report->bytes_to_host += root ? framebuffer_bytes : 0;
     /* Asked after the copies, so that the copy phase does not include it. */
     gpu_kernel_resources(report, (const void *)render_kernel, threads.x * threads.y, 0);
@@ -151,7 +152,7 @@ extern "C" void stage_render(struct render_job *job)
     /* Steady state: frames 2..N reuse everything above; each is timed whole on the CPU clock. */
     if (job->frames > 1) {
         double frames_us = 0, fastest_us = 0;
-        float sends_ms = 0;
+        float gathers_ms = 0;
         struct report *steady = steady_report(&frame, report);
         for (int f = 1; f < job->frames; f++) {
             double frame_start = timer_now_us();
@@ -161,19 +162,16 @@ extern "C" void stage_render(struct render_job *job)
             build_tree(&frame, steady);
             launch_bands(&frame, threads, scene->sphere_count, width, height);
             launch_gather(&frame, &world, width, height);
-            sends_ms += wait_for_gather(&world);
+            gathers_ms += wait_for_gather(&world);
             wait_for_copies(&frame);
             double frame_us = timer_now_us() - frame_start;
             frames_us += frame_us;
             fastest_us = f == 1 || frame_us < fastest_us ? frame_us : fastest_us;
         }
-        /* The steady frames' sends: each rank's mean, the slowest rank's. */
-        float steady_spans[3] = {0, 0, sends_ms / (job->frames - 1)};
-        reduce_spans(&world, steady_spans);
         report_metric(report, "frames", job->frames, "frames");
         report_metric(report, "steady_frame", frames_us / (job->frames - 1), "us");
         report_metric(report, "steady_frame_min", fastest_us, "us");
-        report_metric(report, "steady_gather_events", steady_spans[2] * 1000.0, "us");
+        report_metric(report, "steady_gather_events", gathers_ms * 1000.0 / (job->frames - 1), "us");
     }
 
     start = timer_now_us();

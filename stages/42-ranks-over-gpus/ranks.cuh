@@ -68,7 +68,7 @@ struct world {
     struct ranks ranks;         /* this rank, the world's size, the rendezvous file */
     ncclComm_t comm;            /* NULL in a world of one */
     cudaStream_t gather_stream; /* the rows' sends and receives, after this rank's bands */
-    cudaEvent_t send_start, send_end; /* around this rank's send (not rank 0's) */
+    cudaEvent_t gather_start;   /* rank 0: its own bands rendered, the receives begin */
     cudaEvent_t gathered;       /* rank 0: every other rank's rows are in its device frame */
     float *spans;               /* on the device: what the ranks' spans are reduced in */
 };
@@ -91,11 +91,10 @@ static void join_world(struct world *world, const struct render_job *job)
 static void allocate_world(struct world *world)
 {
     CUDA_CHECK(cudaStreamCreate(&world->gather_stream));
-    CUDA_CHECK(cudaEventCreate(&world->send_start));
-    CUDA_CHECK(cudaEventCreate(&world->send_end));
+    CUDA_CHECK(cudaEventCreate(&world->gather_start));
     CUDA_CHECK(cudaEventCreate(&world->gathered));
-    CUDA_CHECK(cudaMalloc((void **)&world->spans, 3 * sizeof(float)));
-    CUDA_CHECK(cudaMemset(world->spans, 0, 3 * sizeof(float)));
+    CUDA_CHECK(cudaMalloc((void **)&world->spans, 2 * sizeof(float)));
+    CUDA_CHECK(cudaMemset(world->spans, 0, 2 * sizeof(float)));
 }
 
 /* The gather's stream and events, the spans' buffer, and the communicator (NCCL): rank 0's id
@@ -130,7 +129,7 @@ static void make_communicator(struct world *world)
         NCCL_CHECK(ncclSend(world->spans, 1, ncclFloat, 0, world->comm, world->gather_stream));
     }
     NCCL_CHECK(ncclGroupEnd());
-    NCCL_CHECK(ncclAllReduce(world->spans, world->spans, 3, ncclFloat, ncclMax, world->comm,
+    NCCL_CHECK(ncclAllReduce(world->spans, world->spans, 2, ncclFloat, ncclMax, world->comm,
                              world->gather_stream));
     CUDA_CHECK(cudaStreamSynchronize(world->gather_stream));
     stop_watching();
@@ -139,8 +138,9 @@ static void make_communicator(struct world *world)
 }
 
 /* After this rank's bands are launched: its rows to rank 0, once all its bands are rendered; on
- * rank 0, every other rank's rows into its device frame, then home on the copy stream after its
- * own bands' copies. */
+ * rank 0, once its own bands are rendered too (its copy home of their rows keeps the link busy
+ * meanwhile, and its kernels keep the GPU's multiprocessors), every other rank's rows into its
+ * device frame, then home on the copy stream after its own bands' copies. */
 static void launch_gather(const struct frame_resources *frame, const struct world *world, int width,
                           int height)
 {
@@ -149,17 +149,16 @@ static void launch_gather(const struct frame_resources *frame, const struct worl
         return;
     const struct gpu_slice *gpu = &frame->gpus[0];
     const size_t row_bytes = (size_t)width * 3;
+    for (int b = 0; b < gpu->bands; b++)
+        CUDA_CHECK(cudaStreamWaitEvent(world->gather_stream, gpu->band_rendered[b], 0));
     if (ranks->rank != 0) {
-        for (int b = 0; b < gpu->bands; b++)
-            CUDA_CHECK(cudaStreamWaitEvent(world->gather_stream, gpu->band_rendered[b], 0));
-        CUDA_CHECK(cudaEventRecord(world->send_start, world->gather_stream));
         NCCL_CHECK(ncclSend(gpu->device_framebuffer + (size_t)gpu->first_row * row_bytes,
                             (size_t)(gpu->end_row - gpu->first_row) * row_bytes, ncclUint8, 0,
                             world->comm, world->gather_stream));
-        CUDA_CHECK(cudaEventRecord(world->send_end, world->gather_stream));
         return;
     }
     /* Rank 0: rank r's rows land where the kernel of one GPU would have written them. */
+    CUDA_CHECK(cudaEventRecord(world->gather_start, world->gather_stream));
     NCCL_CHECK(ncclGroupStart());
     for (int r = 1; r < ranks->size; r++) {
         const int first_row = ranks_first_row(r, ranks->size, height);
@@ -179,38 +178,39 @@ static void launch_gather(const struct frame_resources *frame, const struct worl
 }
 
 /* Until this rank's part of the gather is done: on rank 0, every row in its device frame; on the
- * others, their rows sent. Returns the send's span on this rank's GPU in ms (0 on rank 0). */
+ * others, their rows sent. Returns, on rank 0, the gather's span on its GPU's events in ms: from
+ * its own last band rendered to the last row received (the transfer, and any wait for a rank
+ * whose kernels end later); 0 on the others. */
 static float wait_for_gather(const struct world *world)
 {
     const struct ranks *ranks = &world->ranks;
     if (ranks->size == 1)
         return 0;
-    float send_ms = 0;
+    float gather_ms = 0;
     watch_others(ranks, ranks->rank == 0 ? "the other ranks' rows" : "rank 0 to take its rows");
     if (ranks->rank == 0) {
         CUDA_CHECK(cudaEventSynchronize(world->gathered));
+        CUDA_CHECK(cudaEventElapsedTime(&gather_ms, world->gather_start, world->gathered));
     } else {
-        CUDA_CHECK(cudaEventSynchronize(world->send_end));
-        CUDA_CHECK(cudaEventElapsedTime(&send_ms, world->send_start, world->send_end));
+        CUDA_CHECK(cudaStreamSynchronize(world->gather_stream));
     }
     stop_watching();
-    return send_ms;
+    return gather_ms;
 }
 
-/* The largest of each rank's value, and the smallest (a maximum of its negation), over the world,
- * in one all-reduce of three floats: spans[0] is reduced to the largest, spans[1] to the
- * smallest, spans[2] to the largest again. */
-static void reduce_spans(const struct world *world, float spans[3])
+/* Each rank's kernels' span: the largest over the world into span[0], the smallest (the largest
+ * of its negation) into span[1], in one all-reduce of two floats, on every rank. */
+static void reduce_spans(const struct world *world, float spans[2])
 {
     if (world->ranks.size == 1)
         return;
     spans[1] = -spans[1];
     watch_others(&world->ranks, "the other ranks' spans");
-    CUDA_CHECK(cudaMemcpyAsync(world->spans, spans, 3 * sizeof(float), cudaMemcpyHostToDevice,
+    CUDA_CHECK(cudaMemcpyAsync(world->spans, spans, 2 * sizeof(float), cudaMemcpyHostToDevice,
                                world->gather_stream));
-    NCCL_CHECK(ncclAllReduce(world->spans, world->spans, 3, ncclFloat, ncclMax, world->comm,
+    NCCL_CHECK(ncclAllReduce(world->spans, world->spans, 2, ncclFloat, ncclMax, world->comm,
                              world->gather_stream));
-    CUDA_CHECK(cudaMemcpyAsync(spans, world->spans, 3 * sizeof(float), cudaMemcpyDeviceToHost,
+    CUDA_CHECK(cudaMemcpyAsync(spans, world->spans, 2 * sizeof(float), cudaMemcpyDeviceToHost,
                                world->gather_stream));
     CUDA_CHECK(cudaStreamSynchronize(world->gather_stream));
     stop_watching();
@@ -221,8 +221,7 @@ static void reduce_spans(const struct world *world, float spans[3])
 static void free_world(struct world *world)
 {
     CUDA_CHECK(cudaStreamDestroy(world->gather_stream));
-    CUDA_CHECK(cudaEventDestroy(world->send_start));
-    CUDA_CHECK(cudaEventDestroy(world->send_end));
+    CUDA_CHECK(cudaEventDestroy(world->gather_start));
     CUDA_CHECK(cudaEventDestroy(world->gathered));
     CUDA_CHECK(cudaFree(world->spans));
     if (world->comm) {
