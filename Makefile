@@ -31,6 +31,8 @@
 #                        and the path tracer's build/scenes/pt-random-1k.scene, -10k and -100k
 #   make fuzz            the scene parser under libFuzzer for FUZZ_SECONDS seconds (clang;
 #                        `make fuzz-build`: only build it)
+#   make left-out        the stages this machine cannot build, one a line with why: those that
+#                        link NCCL where it is not found (NCCL_HOME below); `make` says so too
 #   make clean           removes build/, build-sanitize/, build-lineinfo/ and build-cudaNNN/
 #   make help            this text; help, list, clean, diff, show, profile, scenes and fuzz need
 #                        no nvcc
@@ -46,6 +48,8 @@
 #   SANITIZE=1           host code and tests under AddressSanitizer and UBSan (build-sanitize/)
 #   FMAD=true            let nvcc fuse multiply-adds (pixels move: docs/reference.md)
 #   STB_INCLUDE_DIR=dir  the folder of stb_image_write.h (default /usr/include/stb)
+#   NCCL_HOME=dir        where NCCL is (dir/include/nccl.h, dir/lib/libnccl.so), for stage 42;
+#                        default: beside the CUDA Toolkit, else /usr (libnccl-dev)
 #   FUZZ_SECONDS=60      how long `make fuzz` runs
 #   STAGES_DIR=dir       another folder of stage folders (default stages/)
 #   TEST_JOBS=1          make test runs its test programs one after another (default: one a
@@ -162,6 +166,27 @@ NVCC_LDFLAGS := $(CCBIN_FLAGS) $(if $(filter 1,$(SANITIZE)),$(foreach f,-fsaniti
 STAGES_DIR ?= stages
 export STAGES_DIR
 STAGES := $(shell tools/stages list main)
+
+# NCCL, the library of the stages whose manifest has `libraries: nccl` (chapter 6's stage of one
+# process a GPU): looked for in NCCL_HOME (include/nccl.h and lib/libnccl.so) where it is given,
+# else beside the CUDA Toolkit (CUDA_HOME/include, CUDA_HOME/lib64), else where libnccl-dev puts
+# it (/usr/include, /usr/lib/<arch>-linux-gnu). Where it is not found, those stages are left out:
+# `make`, `make stages` and `make test` say so in one line, `make build/<stage>` of one fails
+# saying why, `make left-out` lists them ("STAGE: why"), and the tests and tools pass them over.
+NCCL_STAGES := $(shell tools/stages list main --library nccl)
+NCCL_PLACES := $(if $(NCCL_HOME),$(NCCL_HOME)/include:$(NCCL_HOME)/lib,$(CUDA_HOME)/include:$(CUDA_HOME)/lib64 \
+               /usr/include:/usr/lib/$(shell uname -m)-linux-gnu)
+NCCL_FOUND := $(firstword $(foreach p,$(NCCL_PLACES),$(if $(and $(wildcard $(word 1,$(subst :, ,$(p)))/nccl.h),$(wildcard $(word 2,$(subst :, ,$(p)))/libnccl.so)),$(p))))
+NCCL_INCLUDE := $(word 1,$(subst :, ,$(NCCL_FOUND)))
+NCCL_LIB := $(word 2,$(subst :, ,$(NCCL_FOUND)))
+NCCL_MISSING := no nccl.h and libnccl.so in $(if $(NCCL_HOME),NCCL_HOME=$(NCCL_HOME),$(if $(CUDA_HOME),$(CUDA_HOME) or )/usr): install NCCL (libnccl-dev from NVIDIA's CUDA repository, or its tarball with NCCL_HOME=its folder)
+ifeq ($(NCCL_FOUND),)
+STAGES := $(filter-out $(NCCL_STAGES),$(STAGES))
+LEFT_OUT := $(NCCL_STAGES)
+ifneq ($(and $(NCCL_STAGES),$(filter all stages test,$(or $(MAKECMDGOALS),all))),)
+$(info make: left out $(NCCL_STAGES): $(NCCL_MISSING))
+endif
+endif
 STAGE_BINS := $(addprefix $(BUILD)/,$(STAGES))
 # common/ by room: runtime/ (what every stage runs on: main(), options, the report, the GPU),
 # image/ (the image files), raytrace/ (the main track: its scene, specification arithmetic, CPU
@@ -169,7 +194,7 @@ STAGE_BINS := $(addprefix $(BUILD)/,$(STAGES))
 HOST_SOURCES := raytrace/scene runtime/scene_text runtime/files runtime/options runtime/report \
                 image/image image/png_encode image/png_deflate image/png_filter \
                 image/adler32_combine raytrace/cpu_reference runtime/parallel_rows \
-                runtime/host_pages raytrace/bvh image/frame_out pathtrace/pt_scene \
+                runtime/host_pages runtime/ranks raytrace/bvh image/frame_out pathtrace/pt_scene \
                 pathtrace/pt_record pathtrace/pt_reference pathtrace/pt_job pathtrace/pt_bvh
 HOST_OBJECTS := $(addprefix $(BUILD)/obj/,$(addsuffix .o,$(HOST_SOURCES)))
 STAGE_OBJECTS := $(BUILD)/obj/runtime/stage_main.o $(BUILD)/obj/raytrace/rt_track.o \
@@ -236,6 +261,21 @@ $(BUILD)/obj/stages/%.o: $(STAGES_DIR)/%/render.cu $(HEADERS) $(BUILD)/nvcc-flag
 $(STAGE_BINS): $(BUILD)/%: $(BUILD)/obj/stages/%.o $(BUILD)/obj/manifests/%.o $(STAGE_OBJECTS) \
                             $(BUILD)/libcommon.a
 	$(NVCC) $(NVCC_LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# The stages that link NCCL (above): its header and library where it was found; else a make of
+# one of them says why it cannot be built.
+ifneq ($(NCCL_FOUND),)
+$(addprefix $(BUILD)/obj/stages/,$(addsuffix .o,$(NCCL_STAGES))): NVCCFLAGS += -I$(NCCL_INCLUDE)
+$(addprefix $(BUILD)/,$(NCCL_STAGES)): LDLIBS += -L$(NCCL_LIB) -Xlinker -rpath,$(NCCL_LIB) -lnccl
+else
+$(addprefix $(BUILD)/,$(NCCL_STAGES)):
+	@echo "make: $(@F) is left out: $(NCCL_MISSING)" >&2; exit 2
+endif
+
+# The stages this build leaves out, one a line: "STAGE: why" (nothing when it builds them all).
+.PHONY: left-out
+left-out:
+	@$(foreach s,$(LEFT_OUT),echo "$(s): $(NCCL_MISSING)";) true
 
 $(PT_STAGE_BINS): $(BUILD)/%: $(BUILD)/obj/stages/%.o $(BUILD)/obj/manifests/%.o $(PT_STAGE_OBJECTS) \
                                $(BUILD)/libcommon.a

@@ -186,7 +186,12 @@ is_pt_stage() { [[ "${track_of[$1]:-}" == pt ]]; }
 # executable is refused here, before the GPUs are asked for or anything installed or written;
 # otherwise after make (below). A --hosts campaign checks on each host.
 check_executables() {
-    local stage missing=()
+    local stage missing=() kept=()
+    # A stage the build left out for want of what it links (NCCL: make left-out) is not timed;
+    # tools/stages says so in a line.
+    mapfile -t kept < <(STAGES_PROGRAM=run.sh "$repo/tools/stages" built-here "$bin_dir" "${stages[@]}")
+    [[ -n "${kept[0]:-}" ]] || die "no stage left to time here (the lines above say why)"
+    stages=("${kept[@]}")
     for stage in "${stages[@]}"; do
         [[ -f "$bin_dir/$stage" && -x "$bin_dir/$stage" ]] || missing+=("$stage")
     done

@@ -23,7 +23,7 @@
 #define TABLE_PATH "tests/bad_inputs.tsv"
 #define BAD_SCENES "tests/bad-scenes"
 #define MAX_ROWS 256
-#define MAX_PROGRAMS 64
+#define MAX_PROGRAMS 96
 #define PROGRAM_TIMEOUT_SECONDS 60 /* what a program has, alone, before it is stopped */
 #define MAX_GROUPS 8
 

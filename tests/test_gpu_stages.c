@@ -671,6 +671,88 @@ static void balanced_rows_keep_stage_21s_pixels(void **state)
                                sizeof balanced_rows_runs / sizeof *balanced_rows_runs);
 }
 
+/* How many GPUs a stage of this process would see: CUDA_VISIBLE_DEVICES's, else nvidia-smi's. */
+static int visible_gpus(void)
+{
+    const char *visible = getenv("CUDA_VISIBLE_DEVICES");
+    if (visible && *visible) {
+        int count = 1;
+        for (const char *c = visible; *c; ++c)
+            count += *c == ',';
+        return count;
+    }
+    const long listed = sh_num("nvidia-smi -L 2>/dev/null | grep -c '^GPU '");
+    return listed > 0 ? (int)listed : 1;
+}
+
+/* Stage 42 is one process a GPU, started here by tools/launch-ranks.sh: with one rank, and with a
+ * rank for every GPU of this machine (no more than the image has rows), stage 21's pixels on stage
+ * 40's runs (uneven slices, a row a rank, small blocks, steady frames). Rank 0's report is the one
+ * report (the others print nothing): it names the ranks and has the gather's parts. Skipped where
+ * stage 42 is not built (no NCCL: make left-out). */
+static void ranks_over_gpus_keep_stage_21s_pixels(void **state)
+{
+    (void)state;
+    SKIP_WITHOUT_GPU();
+    int ranked = find_stage("42"), plain = find_stage("21");
+    if (ranked < 0 || plain < 0) {
+        print_message("# skipped: stage 21 or 42 not built here (stage 42 needs NCCL: make left-out)\n");
+        skip();
+    }
+    static const struct {
+        const char *args;
+        int rows;
+    } runs[] = {
+        {"--scene scenes/quick.scene", 512},
+        {"--scene scenes/odd-size.scene --block 7x13", 767},
+        {"--scene scenes/benchmark.scene --size 1001x1013", 1013},
+        {"--scene scenes/benchmark.scene --size 2x3", 3}, /* a row a rank, or fewer ranks */
+        {"--scene scenes/benchmark.scene --size 4096x2049 --frames 3", 2049},
+    };
+    enum { RUNS = sizeof runs / sizeof *runs, CHOICES = 2 };
+    const int every = visible_gpus();
+    int ranks[RUNS][CHOICES];
+    static char csv[TEST_OUTPUT_BYTES];
+    /* Each of the runs 1 + CHOICES times: stage 21's, then stage 42's on one rank and on every GPU. */
+    struct batch renders;
+    batch_begin(&renders, folder, "ranks-over-gpus");
+    for (int r = 0; r < RUNS; ++r) {
+        add_render_to(&renders, plain, runs[r].args, "ppm");
+        for (int c = 0; c < CHOICES; ++c) {
+            ranks[r][c] = c == 0 ? 1 : every < runs[r].rows ? every : runs[r].rows;
+            batch_add(&renders, "tools/launch-ranks.sh %d -- %s %s --output %s/%d.ppm --csv", ranks[r][c],
+                      stage_paths[ranked], runs[r].args, renders.folder, renders.count);
+        }
+    }
+    batch_run(&renders);
+    for (int r = 0; r < RUNS; ++r) {
+        const int run = (1 + CHOICES) * r;
+        struct image reference = rendered_to(&renders, run, plain, runs[r].args, "ppm", NULL, 0);
+        for (int c = 0; c < CHOICES; ++c) {
+            struct image image =
+                rendered_to(&renders, run + 1 + c, ranked, runs[r].args, "ppm", csv, sizeof csv);
+            struct image_difference to_21;
+            assert_int_equal(image_compare(&reference, &image, &to_21), 0);
+            print_message("# 42 %s on %d rank(s): %lld pixels differ from 21's; gather %.0f us, "
+                          "gather_events %.1f us\n",
+                          runs[r].args, ranks[r][c], to_21.differing_pixels, csv_metric(csv, "gather"),
+                          csv_metric(csv, "gather_events"));
+            assert_int_equal(to_21.differing_pixels, 0);
+            /* One report, rank 0's: one header, the world's size, the gather's parts. */
+            int headers = 0;
+            for (const char *line = csv; line; line = strchr(line, '\n'), line = line ? line + 1 : NULL)
+                headers += strncmp(line, "stage,", 6) == 0;
+            assert_int_equal(headers, 1);
+            assert_true(csv_metric(csv, "ranks") == ranks[r][c]);
+            assert_non_null(strstr(csv, ",gather,"));
+            assert_non_null(strstr(csv, ",copy_home,"));
+            assert_true(csv_metric(csv, "kernel_events_fastest") <= csv_metric(csv, "kernel_events"));
+            image_free(&image);
+        }
+        image_free(&reference);
+    }
+}
+
 /* Needs no GPU: a stage states a bound on its differing pixels (the file run.sh verifies with) if
  * and only if its row says its picture is not bit-exact. */
 static void only_stages_that_change_the_arithmetic_state_a_bound(void **state)
@@ -702,6 +784,7 @@ int main(void)
         cmocka_unit_test(streamed_png_has_stage_21s_pixels),
         cmocka_unit_test(rows_over_gpus_keep_stage_21s_pixels),
         cmocka_unit_test(balanced_rows_keep_stage_21s_pixels),
+        cmocka_unit_test(ranks_over_gpus_keep_stage_21s_pixels),
         cmocka_unit_test(only_stages_that_change_the_arithmetic_state_a_bound),
     };
     return cmocka_run_group_tests_name("stages on the GPU", tests, setup, teardown);

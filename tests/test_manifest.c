@@ -66,6 +66,9 @@ static void fields_and_defaults(void **state)
     /* The kernel tools/profile.sh measures: render_kernel unless the manifest names another. */
     r = run_shell(READER " get 07 profile-kernel && " READER " get p9 profile-kernel && " READER " get p1 profile-launch");
     assert_string_equal(r->out, "render_kernel\npersistent_kernel\n1\n");
+    r = run_shell(READER " get 42 launcher && " READER " get 42 libraries && " READER " get 40 launcher && "
+                  READER " list --library nccl");
+    assert_string_equal(r->out, "ranks\nnccl\n\n42-ranks-over-gpus\n");
     r = run_shell(READER " get p5a track && " READER " get p5a kind && " READER " get p05a-split-channels id");
     assert_string_equal(r->out, "pt\nside\np5a\n");
     r = run_shell(READER " select 1-4,7a,p1-2 | tr '\\n' ' '");
@@ -105,6 +108,8 @@ static void malformed_manifests_are_refused_in_one_line(void **state)
         {"lesson: x\nbuilds-on: none\nchapter: c\nprofile-kernel: render-kernel\n",
          "profile-kernel: 'render-kernel' is not a kernel name"},
         {"lesson: x\nbuilds-on: none\nchapter: c\nprofile-launch: 10000\n", "profile-launch: '10000' is not a launch number"},
+        {"lesson: x\nbuilds-on: none\nchapter: c\nlauncher: mpi\n", "launcher: 'mpi' is not ranks"},
+        {"lesson: x\nbuilds-on: none\nchapter: c\nlibraries: blas\n", "libraries: 'blas' is not nccl"},
     };
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
         char *dir = make_temporary_folder();
@@ -127,6 +132,10 @@ static void malformed_manifests_are_refused_in_one_line(void **state)
         {"p01-path", "lesson: x\nbuilds-on: 01-first\nchapter: c\nestimator: path\n", "a stage of the other track"},
         {"01-zlast", "lesson: x\nbuilds-on: 01-first\nchapter: c\n", "id 1 is shared by 01-first and 01-zlast"},
         {"02-two", "lesson: first\nbuilds-on: 01-first\nchapter: c\n", "the same lesson as 01-first"},
+        {"02-two", "lesson: x\nbuilds-on: 01-first\nchapter: c\nlauncher: ranks\n",
+         "launcher: ranks, but --rendezvous is not among its options"},
+        {"02-two", "lesson: x\nbuilds-on: 01-first\nchapter: c\noptions: --rendezvous\n",
+         "options: --rendezvous is for a stage of one process a GPU (launcher: ranks)"},
     };
     for (size_t k = 0; k < sizeof rules / sizeof *rules; k++) {
         char *dir = make_temporary_folder();

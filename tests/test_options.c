@@ -10,6 +10,7 @@
 #define BLOCK_STAGE OPTIONS_GPU " --block"
 #define RAYS_STAGE OPTIONS_GPU " --block --rays-per-thread"
 #define GPUS_STAGE OPTIONS_GPU " --block --frames --gpus"
+#define RANKS_STAGE OPTIONS_GPU " --block --frames --rendezvous"
 /* The path-tracing track: a stage with a kernel per segment, and the track's CPU reference. */
 #define PT_STAGE OPTIONS_GPU " --samples --record"
 #define PT_REFERENCE "--threads --samples"
@@ -160,6 +161,22 @@ static void gpus_from_1_to_64(void **state)
     assert_int_equal(OPTIONS_MAX_GPUS, 64);
 }
 
+/* A stage of one process a GPU (launcher: ranks): where its ranks meet, and how long they wait. */
+static void rendezvous_and_its_timeout(void **state)
+{
+    (void)state;
+    struct options o;
+    char error[OPTIONS_ERROR_BYTES];
+    assert_int_equal(parse(RANKS_STAGE, &o, error, 1), 0);
+    assert_null(o.rendezvous);
+    assert_int_equal(o.rendezvous_timeout, 0); /* the default: runtime/ranks.h's */
+    assert_int_equal(parse(RANKS_STAGE, &o, error, 5, "--rendezvous", "/shared/meet.id",
+                           "--rendezvous-timeout", "3600"),
+                     0);
+    assert_string_equal(o.rendezvous, "/shared/meet.id");
+    assert_int_equal(o.rendezvous_timeout, 3600);
+}
+
 struct bad {
     const char *accepted;
     const char *args[3];
@@ -204,6 +221,15 @@ static const struct bad bad_cases[] = {
     {RAYS_STAGE, {"--gpus", "2"}, "option --gpus is not available in this stage (it renders on one GPU, --device)"},
     {PT_STAGE, {"--gpus", "2"}, "option --gpus is not available in this stage"},
     {CPU_REFERENCE, {"--gpus", "2"}, "option --gpus is for the GPU stages; the CPU reference renders on the CPU"},
+    /* --rendezvous and --rendezvous-timeout: only a stage of one process a GPU (chapter 6) */
+    {RANKS_STAGE, {"--rendezvous"}, "option --rendezvous needs a value"},
+    {RANKS_STAGE, {"--rendezvous", ""}, "option --rendezvous needs a value, not an empty one"},
+    {RANKS_STAGE, {"--rendezvous-timeout", "0"}, "--rendezvous-timeout '0' is out of range (1 to 3600)"},
+    {RANKS_STAGE, {"--rendezvous-timeout", "soon"}, "--rendezvous-timeout 'soon' is not a count from 1 to 3600"},
+    {RANKS_STAGE, {"--gpus", "2"}, "option --gpus is not available in this stage (it renders on one GPU, --device)"},
+    {GPUS_STAGE, {"--rendezvous", "x"}, "option --rendezvous is not available in this stage (it runs as one process, not one a GPU)"},
+    {GPUS_STAGE, {"--rendezvous-timeout", "5"}, "option --rendezvous-timeout is not available in this stage"},
+    {CPU_REFERENCE, {"--rendezvous", "x"}, "option --rendezvous is for the GPU stages; the CPU reference renders on the CPU"},
     /* --samples: only the path-tracing track */
     {PT_STAGE, {"--samples"}, "option --samples needs a value"},
     {PT_STAGE, {"--samples", "0"}, "--samples '0' is out of range (1 to 65536)"},
@@ -350,6 +376,7 @@ int main(void)
         cmocka_unit_test(every_option_is_read),
         cmocka_unit_test(rays_per_thread_from_1_to_64),
         cmocka_unit_test(gpus_from_1_to_64),
+        cmocka_unit_test(rendezvous_and_its_timeout),
         cmocka_unit_test(path_tracing_defaults),
         cmocka_unit_test(samples_and_record_are_read),
         cmocka_unit_test(bad_options_are_named),

@@ -332,6 +332,32 @@ static void test_stage_on_several_gpus(void **state) {
                         "test $(wc -l <'%s/err') -eq 1 && test ! -e '%s/results/fake-gpu/runs.csv.gz'", d, d, d), 0);
 }
 
+/* A stage of one process a GPU (its manifest's launcher: ranks) runs as one rank a GPU of the run,
+ * through tools/launch-ranks.sh: every rank sees the run's GPUs and its own LOCAL_RANK, rank 0's
+ * report is the run's rows, and a rank that fails fails the run. A stage without it is one
+ * process, as before. */
+static void test_stage_of_ranks(void **state) {
+    SKIP_WITHOUT_TOOL(missing_tool);
+    fixture *f = *state;
+    const char *d = f->dir;
+    make_fake_stage(f->stages, "02-static", "01-base", NULL, "campaign-gpus: all\nlauncher: ranks", 0);
+    char env[512];
+    snprintf(env, sizeof env, "FAKE_GPU_COUNT=2 FAKE_RANKS_LOG='%s/ranks'", d);
+    RUN_OK(f, env, "--runs 2 --gpus 0,1 --no-verify");
+    assert_int_equal(sh_num("grep -c '^02-static 0 2 0 0,1$' '%s/ranks'", d), 2);
+    assert_int_equal(sh_num("grep -c '^02-static 1 2 1 0,1$' '%s/ranks'", d), 2);
+    assert_int_equal(sh_num("wc -l <'%s/ranks'", d), 4); /* 01-base: no ranks */
+    assert_int_equal(sh_num(ROWS "awk -F, '$3 == \"02-static\" && $12 == \"total\" && $15 == \"ok\" && $17 == 2' | wc -l",
+                            d), 2);
+    assert_int_equal(sh_num(ROWS "awk -F, 'NR > 1 && $15 != \"ok\"' | wc -l", d), 0);
+    /* Rank 0 of run 1 fails: the run fails, with the launcher's status; run 2 is timed. */
+    assert_int_equal(sh("rm -rf '%s/results' '%s/ranks'", d, d), 0);
+    snprintf(env, sizeof env, "FAKE_GPU_COUNT=2 FAKE_RANKS_LOG='%s/ranks' FAKE_FAIL=02-static:1", d);
+    assert_int_equal(RUN(f, env, "--runs 2 --gpus 0,1 --no-verify"), 1);
+    assert_int_equal(sh(ROWS "awk -F, '$3 == \"02-static\" && $2 == 1 && $15 == \"failed\"' | grep -q 'exit status 1'", d), 0);
+    assert_int_equal(sh_num(ROWS "awk -F, '$3 == \"02-static\" && $2 == 2 && $12 == \"total\" && $15 == \"ok\"' | wc -l", d), 1);
+}
+
 static void test_hosts_gather_results(void **state) {
     SKIP_WITHOUT_TOOL(missing_tool);
     fixture *f = *state;
@@ -1823,6 +1849,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_statistics_by_hand, setup, teardown),
         cmocka_unit_test_setup_teardown(test_two_gpus_never_shared, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stage_on_several_gpus, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stage_of_ranks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hosts_gather_results, setup, teardown),
         cmocka_unit_test_setup_teardown(test_resume_after_failure, setup, teardown),
         cmocka_unit_test_setup_teardown(test_provenance_of_a_campaign, setup, teardown),

@@ -27,6 +27,10 @@ struct render_job {
     int device;              /* --device: the GPU, or the first of a stage's GPUs */
     int gpus;                /* --gpus: the GPUs device .. device + gpus - 1; 0 when not given
                                 (every GPU from device on); read only by stages that take it */
+    const char *rendezvous;  /* --rendezvous, NULL when not given, and --rendezvous-timeout, 0
+                                when not given: for a stage of one process a GPU, which reads its
+                                rank from the environment (runtime/ranks.h) */
+    int rendezvous_timeout;
 };
 
 /* Renders job->scene, timing each phase into job->report; calls render_job_frame_ready() once

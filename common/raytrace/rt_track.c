@@ -66,6 +66,8 @@ struct track_run *track_prepare(const struct options *options, struct report *re
     job->frames = options->frames ? options->frames : 1;
     job->device = options->device;
     job->gpus = options->gpus;
+    job->rendezvous = options->rendezvous;
+    job->rendezvous_timeout = options->rendezvous_timeout;
     report->width = job->width;
     report->height = job->height;
     report->spheres = scene->sphere_count;

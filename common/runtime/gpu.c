@@ -100,6 +100,12 @@ enum gpu_status gpu_open(int device, struct report *report, char *error, size_t 
     return GPU_OK;
 }
 
+int gpu_visible_count(void)
+{
+    int count = 0;
+    return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;
+}
+
 int gpu_check_count(int device, int gpus, char *error, size_t error_size)
 {
     if (gpus == 0)

@@ -23,6 +23,9 @@ enum gpu_status gpu_open(int device, struct report *report, char *error, size_t 
  * -1 with a one-line message. */
 int gpu_check_count(int device, int gpus, char *error, size_t error_size);
 
+/* How many GPUs this process sees (CUDA_VISIBLE_DEVICES applied); 0 where none is found. */
+int gpu_visible_count(void);
+
 /* 0 when bytes fit in the device's free memory, else -1 naming the bytes needed and free. */
 int gpu_check_memory(size_t bytes, const char *what, char *error, size_t error_size);
 

@@ -105,6 +105,16 @@ static const struct option_row option_rows[] = {
      .note = " (it renders on one GPU, --device)", .manifest = MANIFEST_MAIN,
      .usage = "split each frame's rows over N GPUs: --device and the N - 1\n"
               "after it, {min} to {max} (default: every GPU from --device on)"},
+    {.name = "--rendezvous", .value = "FILE", .set = "--rendezvous", .kind = TEXT,
+     .field = FIELD(rendezvous), .home = GPU_STAGES,
+     .note = " (it runs as one process, not one a GPU)", .manifest = MANIFEST_MAIN,
+     .usage = "where rank 0 leaves the other ranks the communicator's id: a\n"
+              "file every rank sees (default /tmp/raytracer-rendezvous-JOB.id,\n"
+              "JOB the launcher's job id: the ranks of one node only)"},
+    {.name = "--rendezvous-timeout", .value = "S", .set = "--rendezvous", .kind = COUNT,
+     .field = FIELD(rendezvous_timeout), .min = 1, .max = OPTIONS_MAX_RENDEZVOUS_TIMEOUT,
+     .home = GPU_STAGES, .note = " (it runs as one process, not one a GPU)",
+     .usage = "seconds a rank waits for the others to join, {min} to {max}\n(default 60)"},
     {.name = "--samples", .value = "N", .set = "--samples", .kind = COUNT, .field = FIELD(samples),
      .min = 1, .max = OPTIONS_MAX_SAMPLES, .home = PATH_TRACING_TRACK,
      .usage = "samples per pixel, {min} to {max} (default: the scene's)"},

@@ -27,6 +27,7 @@ extern "C" {
 #define OPTIONS_MAX_SEGMENT 63
 #define OPTIONS_MAX_TILES 1024
 #define OPTIONS_MAX_GPUS 64
+#define OPTIONS_MAX_RENDEZVOUS_TIMEOUT 3600 /* seconds */
 
 struct options {
     const char *scene_path; /* --scene, else the default: relative to the current folder, or
@@ -41,6 +42,8 @@ struct options {
     int rays_per_thread;  /* 0 when the stage's default is used */
     int frames;           /* 0 when one frame is rendered */
     int gpus;             /* 0 when not given: every GPU from --device on */
+    const char *rendezvous; /* NULL when not given: a file named by the launcher's job id */
+    int rendezvous_timeout; /* 0 when not given: the default (runtime/ranks.h) */
     int samples;          /* 0 when the scene's samples per pixel are used */
     const char *record_dir; /* NULL: nothing recorded */
     int record_segment;     /* -1 when not given */

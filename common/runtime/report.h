@@ -22,7 +22,7 @@ enum phase {
 
 /* A named measurement beyond the fixed ones: a part of a phase (e.g. "host_touch" inside the host
  * allocation) or a stage's own metric (e.g. "steady_frame"). Names are CSV-safe literals. */
-#define REPORT_MAX_EXTRAS 16
+#define REPORT_MAX_EXTRAS 24 /* stage 42 reports 15 */
 struct report_extra {
     const char *name;
     double value;

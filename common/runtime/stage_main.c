@@ -1,7 +1,9 @@
 /* main() of every stage of both tracks: input checked before the GPU is touched, then the
  * stage's rendering, then the report. What differs between the tracks (the scene format, the
- * job, the ray count) is the track's half (track.h). Exit status: 0 rendered, 1 CUDA or system
- * failure, 2 bad input or no GPU. */
+ * job, the ray count) is the track's half (track.h). A stage of one process a GPU (its manifest's
+ * launcher: ranks) is one of several such processes: its rank is read from the launcher's
+ * environment with the options, it opens the GPU of its rank on its node, and only rank 0 prints
+ * the report. Exit status: 0 rendered, 1 CUDA or system failure, 2 bad input or no GPU. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,7 @@
 #include "runtime/host_pages.h"
 #include "image/image.h"
 #include "runtime/options.h"
+#include "runtime/ranks.h"
 #include "runtime/stage_info.h"
 #include "runtime/track.h"
 
@@ -56,6 +59,13 @@ int main(int argc, char **argv)
         return 0;
     }
 
+    /* One process a GPU: which of how many, before anything else is read. */
+    const int ranked = strcmp(stage_manifest.launcher, "ranks") == 0;
+    struct ranks ranks;
+    if (ranked && ranks_from_environment(ranks_getenv, options.rendezvous,
+                                         options.rendezvous_timeout, &ranks, error, sizeof error))
+        return input_error(error);
+
     struct report report;
     report_init(&report, stage_manifest.name);
     report.scene_path = options.scene_path;
@@ -63,7 +73,7 @@ int main(int argc, char **argv)
     if (!run)
         return input_error(error);
 
-    int status = 2;
+    int status = 2, device = options.device;
     size_t host_bytes = track_host_bytes(run);
     unsigned long long host_limit = host_memory_limit();
     char what[64];
@@ -75,7 +85,14 @@ int main(int argc, char **argv)
                  "%s needs up to %zu bytes of host memory, but this machine allows %llu", what,
                  host_bytes, host_limit);
         input_error(error);
-    } else if (gpu_open(options.device, &report, error, sizeof error) != GPU_OK) {
+    } else if (ranked && ranks.size > report.height) {
+        snprintf(error, sizeof error, "%d ranks, but the image has %d rows: at most one rank a row",
+                 ranks.size, report.height);
+        input_error(error);
+    } else if (ranked && ranks_device(&ranks, options.device, gpu_visible_count(), &device, error,
+                                      sizeof error)) {
+        input_error(error);
+    } else if (gpu_open(device, &report, error, sizeof error) != GPU_OK) {
         input_error(error);
     } else if (gpu_check_count(options.device, options.gpus, error, sizeof error)) {
         input_error(error);
@@ -83,7 +100,9 @@ int main(int argc, char **argv)
         input_error(error);
     } else {
         track_render(run);
-        if (options.csv)
+        if (ranked && ranks.rank != 0)
+            status = 0; /* rank 0 prints the report of them all */
+        else if (options.csv)
             report_print_csv(&report, stdout);
         else
             report_print_text(&report, stdout);

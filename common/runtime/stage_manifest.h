@@ -16,6 +16,7 @@ struct stage_manifest {
     const char *chapter;
     const char *options;   /* the options it takes beyond its track's, e.g. "--block --frames" */
     const char *estimator; /* a path-tracing stage's (SPEC-PATH-TRACING.md section 6); "" */
+    const char *launcher;  /* "ranks": one process a GPU (runtime/ranks.h); "" for one process */
 };
 
 extern const struct stage_manifest stage_manifest;

@@ -3,7 +3,9 @@
 # Usage: tools/runner/run-one.sh SLOT ORDER RUN STAGE [SCENE [COLUMN]]
 # SCENE: the scene of this run, instead of $RUN_SCENE and $RUN_PT_SCENE; COLUMN: as RUN_VARIANT,
 # a value appended to every row as one more column (tools/scaling.sh: the scene's name).
-# Runs the stage on the GPU of job slot SLOT, checks its CSV, and appends the run's rows to
+# Runs the stage on the GPU of job slot SLOT (a stage whose manifest has launcher: ranks, one
+# process a GPU, as one rank a GPU of the run through tools/launch-ranks.sh: rank 0 prints the
+# report), checks its CSV, and appends the run's rows to
 # $RUN_DIR/runs.csv (the live file, tools/runner/open-runs.sh; tools/runner/close-runs.sh compresses it into
 # runs.csv.gz when the campaign ends) in one write under a lock (all rows of a run or none). A
 # failing run (exit status, timeout, output that is not the stage CSV) gets one row with status
@@ -67,6 +69,14 @@ if [[ -n "${RUN_STAGE_ARGS:-}" ]]; then
     stage_args+=(${more_args[@]+"${more_args[@]}"})
 fi
 
+# One process a GPU (the manifest's launcher: ranks): as many ranks as the run has GPUs, started
+# on this machine as srun or mpirun would start them, each taking the GPU of its LOCAL_RANK among
+# the run's (CUDA_VISIBLE_DEVICES); timeout stops the launcher, which stops the ranks.
+launcher=()
+if [[ "$("$repo/tools/stages" get "$stage" launcher)" == ranks ]]; then
+    launcher=("$repo/tools/launch-ranks.sh" "$per_run" --)
+fi
+
 # The path-tracing track reads scenes of its own format.
 scene="$RUN_SCENE"
 [[ "$("$repo/tools/stages" get "$stage" track)" == pt ]] && scene="${RUN_PT_SCENE:-$RUN_SCENE}"
@@ -74,7 +84,7 @@ scene="$RUN_SCENE"
 start_ns="$(date +%s%N)"
 status=0
 CUDA_VISIBLE_DEVICES="$run_gpus" RUN_NUMBER="$run" RUN_ORDER="$order" \
-    timeout -k 5 "$RUN_TIMEOUT" "$RUN_BIN_DIR/$stage" --scene "$scene" --csv ${stage_args[@]+"${stage_args[@]}"} \
+    timeout -k 5 "$RUN_TIMEOUT" ${launcher[@]+"${launcher[@]}"} "$RUN_BIN_DIR/$stage" --scene "$scene" --csv ${stage_args[@]+"${stage_args[@]}"} \
     >"$tmp/out" 2>"$tmp/err" </dev/null &
 child=$!
 wait "$child" || status=$?
