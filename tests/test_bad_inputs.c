@@ -210,7 +210,7 @@ static int programs_of(const struct row *r, const char **out, char *missing, siz
                          " stage %s", token);
         } else {
             fail_msg("%s:%d: unknown program '%s' (all, stages, cpu, NN, NN+, pt, ptstages, "
-                     "ptref, pNN, pNN+)",
+                     "ptref, pNN, pNN+, pNNx, pNN-)",
                      TABLE_PATH, r->line, token);
         }
     }
