@@ -149,19 +149,22 @@ static void find_programs(void)
 }
 
 /* NN or NN+ (after a 'p' for the path-tracing track): selects the stages of that number (side
- * stages included: 07 is 07 and 07a ... 07f) or, with '+', that number and later, or pNNx one
- * side stage by its whole name up to the '-'. 0 when none is built here. */
+ * stages included: 07 is 07 and 07a ... 07f) or, with '+', that number and later; pNNx one side
+ * stage by its whole name up to the '-', and pNN- the chain stage NN alone, without its side
+ * stages. 0 when none is built here. */
 static int select_by_number(const char *token, char **list, int count, int *selected)
 {
     const char *digits = token[0] == 'p' ? token + 1 : token;
     size_t length = strlen(digits);
     int number = atoi(digits), and_later = length && digits[length - 1] == '+';
     int side = length == 3 && isalpha((unsigned char)digits[2]), any = 0;
+    int alone = length == 3 && digits[2] == '-';
     for (int i = 0; i < count; ++i) {
         const char *name = strrchr(list[i], '/') + 1;
         int n = stage_number(list[i]);
-        int match = side ? strncmp(name, token, strlen(token)) == 0 && name[strlen(token)] == '-'
-                         : n == number || (and_later && n > number);
+        int match = alone  ? strncmp(name, token, strlen(token)) == 0
+                    : side ? strncmp(name, token, strlen(token)) == 0 && name[strlen(token)] == '-'
+                           : n == number || (and_later && n > number);
         if (match)
             selected[i] = any = 1;
     }
@@ -207,7 +210,7 @@ static int programs_of(const struct row *r, const char **out, char *missing, siz
                          " stage %s", token);
         } else {
             fail_msg("%s:%d: unknown program '%s' (all, stages, cpu, NN, NN+, pt, ptstages, "
-                     "ptref, pNN, pNN+)",
+                     "ptref, pNN, pNN+, pNNx, pNN-)",
                      TABLE_PATH, r->line, token);
         }
     }

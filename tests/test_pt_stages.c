@@ -392,7 +392,8 @@ static void tiled_stages_render_the_same_image_with_any_tile_count(void **state)
 }
 
 /* Whether the stage has a kernel benchmark (build/<stage>-bench): only the stages with a kernel
- * per segment (p01-p07) do; the others trace whole paths in one kernel. */
+ * per segment (p01-p07a) do; the others trace whole paths in one kernel, or, p07b, extend a path
+ * by a segment in one kernel, intersection and scatter together. */
 static int has_bench(int k)
 {
     char bench[300];
@@ -433,13 +434,13 @@ static void every_stage_lists_samples_and_record(void **state)
         assert_string_equal(r->out, "");
         char expected[256];
         snprintf(expected, sizeof expected,
-                 "%s: error: option --record saves a segment for the kernel benchmark of the "
-                 "stages with a kernel per segment (p01-p07); this stage traces whole paths in "
-                 "one kernel (see --help)\n",
+                 "%s: error: option --record saves a segment for the kernel benchmark, which "
+                 "times an intersection and a scatter kernel apart (p01-p07a); this stage has no "
+                 "such pair of kernels (see --help)\n",
                  stage_name(stage_paths[k]));
         assert_string_equal(r->err, expected);
     }
-    print_message("# %d path-tracing stages: %s ... %s (%d of them whole paths in one kernel)\n",
+    print_message("# %d path-tracing stages: %s ... %s (%d of them without a kernel benchmark)\n",
                   stage_count, stage_name(stage_paths[0]), stage_name(stage_paths[stage_count - 1]), whole_path_stages);
 }
 

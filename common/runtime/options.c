@@ -324,8 +324,9 @@ static void refuse(const struct option_row *r, const int taken[OPTION_ROWS], cha
     case SEGMENT_STAGES:
         if (path_tracing && gpu)
             snprintf(error, error_size,
-                     "option %s saves a segment for the kernel benchmark of the stages with a "
-                     "kernel per segment (p01-p07); this stage traces whole paths in one kernel",
+                     "option %s saves a segment for the kernel benchmark, which times an "
+                     "intersection and a scatter kernel apart (p01-p07a); this stage has no such "
+                     "pair of kernels",
                      r->name);
         else
             snprintf(error, error_size, "option %s is for the path-tracing stages (build/pNN-*)%s",
