@@ -190,7 +190,9 @@ static void a_shown_program_compiles_to_the_stage_code(void **state)
 }
 
 /* The layout's ceilings (issue "a stage is its lesson"): the last ten stages of chapter 4 at most
- * 500 lines of their own, every stage folder together at most 25,000, with common/ 33,000. */
+ * 500 lines of their own, every stage folder together at most 26,000, with common/ 34,500. The
+ * totals grow with every stage (25,000 and 33,000 when the layout landed at 88 stages; raised at
+ * 95, with chapter 6's stages 40-42 and p07b): they catch a copy of a parent, not a new lesson. */
 static void stages_keep_to_their_sizes(void **state)
 {
     (void)state;
@@ -218,10 +220,10 @@ static void stages_keep_to_their_sizes(void **state)
         }
     }
     assert_true(checked >= 10);
-    if (total_stages < 0 || total_stages > 25000)
-        fail_msg("the stage folders hold %ld lines of source together (at most 25,000)", total_stages);
-    if (total < 0 || total > 33000)
-        fail_msg("stages/ and common/ hold %ld lines of source together (at most 33,000)", total);
+    if (total_stages < 0 || total_stages > 26000)
+        fail_msg("the stage folders hold %ld lines of source together (at most 26,000)", total_stages);
+    if (total < 0 || total > 34500)
+        fail_msg("stages/ and common/ hold %ld lines of source together (at most 34,500)", total);
 }
 
 /* results/reference/sass-identity.tsv (tools/lab/sass-identity.sh), the proof of the layout
