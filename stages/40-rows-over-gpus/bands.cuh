@@ -1,7 +1,8 @@
 /* The bands of one frame over every GPU: each GPU's setup, then band b of every GPU before band
  * b + 1 of any, so that the GPUs start together and one host thread's launches stay ahead of all
  * of them; each band's copy goes on its GPU's copy stream into that GPU's rows of the one host
- * frame, over that GPU's own link. Then the wait for every GPU's last copy. */
+ * frame, over that GPU's own link, and the GPU's last copy is followed by its event bands_copied,
+ * the end of its share of the frame. Then the wait for every GPU's last copy. */
 
 /* Launches every GPU's setup, then every GPU's bands, each band's kernel and copy on its GPU's
  * streams; the first GPU is the current device again at the end. */
@@ -41,6 +42,9 @@ static void launch_bands(const struct frame_resources *frame, dim3 threads, int 
                                        gpu->device_framebuffer + (size_t)first_row * row_bytes,
                                        (size_t)(end_row - first_row) * row_bytes,
                                        cudaMemcpyDeviceToHost, gpu->copy_stream));
+            if (b == gpu->bands - 1) {
+                CUDA_CHECK(cudaEventRecord(gpu->bands_copied, gpu->copy_stream));
+            }
         }
     }
     CUDA_CHECK(cudaSetDevice(frame->gpus[0].device));

@@ -1,7 +1,9 @@
 /* The frame over several GPUs, as the host half (host.cuh) asks of a stage: the frame's rows split
  * into one slice a GPU, and each GPU's own copy of what a frame needs that outlives it (its frame
  * buffer, bins, bounds and image-plane tables on the device, its streams and events), allocated
- * and freed once; the launches of one GPU's setup and of one band's kernel on it. */
+ * and freed once; the launches of one GPU's setup and of one band's kernel on it. Everything a GPU
+ * holds on the device is the whole image's size, so that its slice of rows may move from frame to
+ * frame (split.cuh) without a new allocation. */
 
 #define BAND_COUNT 16  /* bands of each GPU's rows, each its own kernel launch and copy */
 #define STREAM_COUNT 4 /* a GPU's band b goes to its stream b % STREAM_COUNT */
@@ -22,6 +24,7 @@ struct gpu_slice {
     cudaStream_t streams[STREAM_COUNT];
     cudaStream_t copy_stream; /* every band's copy, each after its band's kernel */
     cudaEvent_t bands_start, band_rendered[BAND_COUNT];
+    cudaEvent_t bands_copied; /* on the copy stream after its last band's copy: its frame's end */
 };
 
 /* What a frame needs that outlives it: allocated once, reused by every frame. */
@@ -34,21 +37,28 @@ struct frame_resources {
     struct gpu_slice gpus[MAX_GPUS];
 };
 
-/* The rows over the GPUs: GPU g (device first_device + g) renders the rows from height * g /
- * gpu_count up to height * (g + 1) / gpu_count, as even as whole rows allow (gpu_count at most
- * height: every GPU has a row), and cuts them into bands as stage 21 cut the frame: with one GPU,
- * stage 21's bands. */
+/* A GPU's rows, first_row .. end_row - 1 (at least one), cut into bands as stage 21 cut the frame:
+ * at most BAND_COUNT bands of band_rows rows, the last one shorter where they do not divide. */
+static void set_slice_rows(struct gpu_slice *gpu, int first_row, int end_row)
+{
+    gpu->first_row = first_row;
+    gpu->end_row = end_row;
+    const int rows = end_row - first_row;
+    gpu->band_rows = (rows + BAND_COUNT - 1) / BAND_COUNT;
+    gpu->bands = (rows + gpu->band_rows - 1) / gpu->band_rows;
+}
+
+/* The first frame's rows over the GPUs: GPU g (device first_device + g) renders the rows from
+ * height * g / gpu_count up to height * (g + 1) / gpu_count, as even as whole rows allow
+ * (gpu_count at most height: every GPU has a row): with one GPU, stage 21's bands. */
 static void split_rows(struct frame_resources *frame, int first_device, int gpu_count, int height)
 {
     frame->gpu_count = gpu_count;
     for (int g = 0; g < gpu_count; g++) {
         struct gpu_slice *gpu = &frame->gpus[g];
         gpu->device = first_device + g;
-        gpu->first_row = (int)((long long)height * g / gpu_count);
-        gpu->end_row = (int)((long long)height * (g + 1) / gpu_count);
-        const int rows = gpu->end_row - gpu->first_row;
-        gpu->band_rows = (rows + BAND_COUNT - 1) / BAND_COUNT;
-        gpu->bands = (rows + gpu->band_rows - 1) / gpu->band_rows;
+        set_slice_rows(gpu, (int)((long long)height * g / gpu_count),
+                       (int)((long long)height * (g + 1) / gpu_count));
     }
 }
 
@@ -109,6 +119,7 @@ static void allocate_frame(struct frame_resources *frame, const struct render_jo
         for (int b = 0; b < BAND_COUNT; b++) {
             CUDA_CHECK(cudaEventCreate(&gpu->band_rendered[b]));
         }
+        CUDA_CHECK(cudaEventCreate(&gpu->bands_copied));
     }
     CUDA_CHECK(cudaSetDevice(frame->gpus[0].device));
 }
@@ -133,6 +144,7 @@ static void free_frame(struct frame_resources *frame)
         for (int b = 0; b < BAND_COUNT; b++) {
             CUDA_CHECK(cudaEventDestroy(gpu->band_rendered[b]));
         }
+        CUDA_CHECK(cudaEventDestroy(gpu->bands_copied));
     }
     CUDA_CHECK(cudaSetDevice(frame->gpus[0].device));
 }

@@ -12,6 +12,8 @@
  *   bands.cuh       launch_bands() and wait_for_copies(), over every GPU
  *   upload.cuh      upload_scene() to every GPU, wait_for_uploads(); prepare_upload() and
  *                   free_upload()
+ *   split.cuh       balance_rows(): the split of the rows before each frame after the first
+ *   split_report.cuh  report_split(): the split and the GPUs' spans of the last frame
  *   build_tree.cuh  build_tree_on_host(), build_tree(), steady_report(), as in stage 13 */
 #include "runtime/host_pages.h"
 
@@ -144,12 +146,14 @@ extern "C" void stage_render(struct render_job *job)
     /* Asked after the copies, so that the copy phase does not include it: the first GPU's. */
     gpu_kernel_resources(report, (const void *)render_kernel, threads.x * threads.y, 0);
 
-    /* Steady state: frames 2..N reuse everything above; each is timed whole on the CPU clock. */
+    /* Steady state: frames 2..N reuse everything above; each is timed whole on the CPU clock, and
+     * begins with the split of its rows over the GPUs (balance_rows, split.cuh). */
     if (job->frames > 1) {
         double frames_us = 0, fastest_us = 0;
         struct report *steady = steady_report(&frame, report);
         for (int f = 1; f < job->frames; f++) {
             double frame_start = timer_now_us();
+            balance_rows(&frame);
             build_tree_on_host(&frame, scene, steady);
             upload_scene(spheres, light, camera, geometry, from_camera, &frame,
                          scene->sphere_count);
@@ -164,6 +168,7 @@ extern "C" void stage_render(struct render_job *job)
         report_metric(report, "steady_frame", frames_us / (job->frames - 1), "us");
         report_metric(report, "steady_frame_min", fastest_us, "us");
     }
+    report_split(&frame, report);
 
     start = timer_now_us();
     free_frame(&frame);

@@ -43,6 +43,8 @@
 #include "../13-steady-state/build_tree.cuh"
 #include "bands.cuh"
 #include "upload.cuh"
+#include "split.cuh"
+#include "split_report.cuh"
 #include "host.cuh"
 
 extern "C" const struct stage_info stage_info = {

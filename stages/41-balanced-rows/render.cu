@@ -37,12 +37,13 @@
 #include "../21-persistent-rows/plane.cuh"
 #include "../40-rows-over-gpus/setup.cuh"
 #include "../21-persistent-rows/kernel.cuh"
-#include "frame.cuh"
+#include "../40-rows-over-gpus/frame.cuh"
 #include "../13-steady-state/build_tree.cuh"
-#include "bands.cuh"
+#include "../40-rows-over-gpus/bands.cuh"
 #include "../40-rows-over-gpus/upload.cuh"
 #include "split.cuh"
-#include "host.cuh"
+#include "../40-rows-over-gpus/split_report.cuh"
+#include "../40-rows-over-gpus/host.cuh"
 
 extern "C" const struct stage_info stage_info = {
     MAX_CONSTANT_SPHERES,

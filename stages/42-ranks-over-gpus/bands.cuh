@@ -1,8 +1,8 @@
 /* The bands of one frame over the GPUs of the process (one: its rank's): each GPU's setup, then
  * band b of every GPU before band b + 1 of any; on the rank that has the host frame (rank 0), each
  * band's copy goes on its GPU's copy stream into its rows of the host frame, over its own link,
- * and the other ranks copy nothing home (their rows go to rank 0: ranks.cuh). Then the wait for
- * every GPU's last copy. */
+ * the last one followed by the event bands_copied, and the other ranks copy nothing home (their
+ * rows go to rank 0: ranks.cuh). Then the wait for every GPU's last copy. */
 
 /* Launches every GPU's setup, then every GPU's bands, each band's kernel and copy on its GPU's
  * streams; the first GPU is the current device again at the end. */
@@ -45,6 +45,9 @@ static void launch_bands(const struct frame_resources *frame, dim3 threads, int 
                                        gpu->device_framebuffer + (size_t)first_row * row_bytes,
                                        (size_t)(end_row - first_row) * row_bytes,
                                        cudaMemcpyDeviceToHost, gpu->copy_stream));
+            if (b == gpu->bands - 1) {
+                CUDA_CHECK(cudaEventRecord(gpu->bands_copied, gpu->copy_stream));
+            }
         }
     }
     CUDA_CHECK(cudaSetDevice(frame->gpus[0].device));

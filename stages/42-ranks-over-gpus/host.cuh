@@ -6,10 +6,10 @@
  * communicator is made before the first phase, as the context is. The phases are rank 0's, on its
  * CPU clock; kernel_events is the slowest rank's span, reduced over the world. The parts it asks
  * of a stage, defined before this one:
- *   frame.cuh       struct frame_resources (one struct gpu_slice: this rank's),
- *                   split_rows_of_rank() (which rows this rank renders), prepare_frame(),
+ *   frame.cuh       struct frame_resources (one struct gpu_slice: this rank's), prepare_frame(),
  *                   allocate_frame() and free_frame()
- *   ranks.cuh       struct world, join_world() and make_communicator(), launch_gather() and
+ *   ranks.cuh       split_rows_of_rank() (which rows this rank renders), struct world,
+ *                   join_world() and make_communicator(), launch_gather() and
  *                   wait_for_gather(), reduce_spans() and free_world()
  *   bands.cuh       launch_bands() (copies home on rank 0 only) and wait_for_copies()
  *   upload.cuh      upload_scene() to this rank's GPU, wait_for_uploads(); prepare_upload() and

@@ -33,6 +33,19 @@ static void nccl_check_failed(ncclResult_t result, const char *call, const char 
     exit(1);
 }
 
+/* The rows of rank `rank` of `size`, on its GPU (device): stage 40's frame on that one GPU, its
+ * slice cut down to the rows stage 40 gives GPU `rank` of `size`, from height * rank / size up to
+ * height * (rank + 1) / size (ranks_first_row), as even as whole rows allow (size at most height:
+ * every rank has a row), and into bands as stage 21 cut the frame: in a world of one, stage 21's
+ * bands. */
+static void split_rows_of_rank(struct frame_resources *frame, int device, int rank, int size,
+                               int height)
+{
+    split_rows(frame, device, 1, height);
+    set_slice_rows(&frame->gpus[0], ranks_first_row(rank, size, height),
+                   ranks_first_row(rank + 1, size, height));
+}
+
 /* A wait on the other ranks is watched: past the rendezvous timeout an alarm ends the process
  * with one line (a signal handler may only write it). */
 static char watchdog_line[512];

@@ -47,7 +47,7 @@
 #include "../21-persistent-rows/plane.cuh"
 #include "../40-rows-over-gpus/setup.cuh"
 #include "../21-persistent-rows/kernel.cuh"
-#include "frame.cuh"
+#include "../40-rows-over-gpus/frame.cuh"
 #include "../13-steady-state/build_tree.cuh"
 #include "ranks.cuh"
 #include "bands.cuh"
