@@ -1,7 +1,7 @@
 /* The provenance of the committed records (docs/reference.md, "Results and their provenance").
  * A record is what run.sh, tools/scaling.sh, tools/sweep.sh, tools/profile.sh or tools/sanitize.sh
- * leaves under results/reference/<gpu>/: a campaign's runs.csv.gz (the GPU's, its scaling/ and
- * pt-scaling/), a sweep's sweeps/NAME.csv, a profile's profiles/STAGE.profile.txt, a
+ * leaves under results/reference/<gpu>/: a campaign's runs.csv.gz (the GPU's, its scaling/,
+ * pt-scaling/ and multi-gpu/), a sweep's sweeps/NAME.csv, a profile's profiles/STAGE.profile.txt, a
  * sanitizer.txt. Each now writes its provenance file (tools/runner/provenance.sh): provenance.tsv
  * beside a campaign's runs, NAME.provenance.tsv beside any other record (sweeps/NAME.csv,
  * profiles/NAME.profile.txt, sanitizer.txt: sanitizer.provenance.tsv), a row per stage: its source
@@ -275,7 +275,7 @@ static int provenance_problems(const char *root, const char *stages_dir, const c
 
     /* The records, relative to root. */
     struct command_result *r = run_shell(
-        "cd '%s' && for f in */runs.csv.gz */scaling/runs.csv.gz */pt-scaling/runs.csv.gz */sweeps/*.csv "
+        "cd '%s' && for f in */runs.csv.gz */scaling/runs.csv.gz */pt-scaling/runs.csv.gz */multi-gpu/runs.csv.gz */sweeps/*.csv "
         "*/profiles/*.profile.txt */sanitizer.txt; do if [ -f \"$f\" ]; then echo \"$f\"; fi; done",
         root);
     assert_int_equal(r->exit_code, 0);

@@ -1454,6 +1454,19 @@ static void test_ratios_only_within_a_campaign(void **state) {
     assert_true(LINE_OF(f, md, "| 03-third | 1000 | 1000 | 4.00x | 2.00x | 100 | 100 | 4.00x | 2.00x | A |") > 0);
     assert_true(LINE_OF(f, "root/README.md", "| [03-third](stages/03-third/README.md) | the fake 03-third | "
                                              "total 2.00x, kernel 2.00x | A |") > 0);
+    /* A stage whose runs each took two GPUs names the first in its rows (GPU-fake-a), 01-base's
+     * runs between them took one GPU each, a and b in turn: one campaign of both GPUs, 02 against
+     * 01 given. (By sets of GPUs alone, 02's {a} and 01's {a, b} would be two campaigns.) */
+    assert_int_equal(sh("cd '%s/root/results/reference/fake-gpu' && "
+                        "{ echo order,run,stage,host,gpu,gpu_uuid,width,height,spheres,block,host_memory,metric,value,unit,status,gpus; "
+                        "for row in 1:01-base:a:4000:1 2:02-static:a:2000:2 3:01-base:b:4000:1 4:02-static:a:2000:2; do "
+                        "set -- $(echo $row | tr : ' '); for m in total:$4 kernel:$(($4 / 10)) kernel_events:$(($4 / 10)); do "
+                        "echo \"$1,$1,$2,host1,Fake GPU,GPU-fake-$3,%s,${m%%%%:*},${m#*:},us,ok,$5\"; done; done; } "
+                        "| gzip -9 -n >runs.csv.gz", d, run), 0);
+    assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root'", d), 0);
+    assert_true(LINE_OF(f, md, "- **A**: 2 GPUs (…GPU-fake-a, …GPU-fake-b); 01-base and 02-static") > 0);
+    assert_true(LINE_OF(f, md, "| 02-static | 2000 | 2000 | 2.00x | 2.00x | 200 | 200 | 2.00x | 2.00x | A |") > 0);
+    assert_int_equal(sh("grep -q '^- \\*\\*B\\*\\*' '%s/%s'", d, md), 1);
 }
 
 /* tools/runner/summarize.py on a campaign with path-tracing rows (tests/fixtures/pt-runs.csv, as a

@@ -220,7 +220,9 @@ def statistics_of_table(rows):
         except (TypeError, ValueError):
             return False
     times = [c for c in rows[0] if c and re.search(r"_(us|ms)$", c)]
-    groups = [c for c in rows[0] if c and c not in times and c != "run" and not numeric(rows[0][c])]
+    # A column of text in any row groups (a way named 21 in the first row and 40-gpus2 later).
+    groups = [c for c in rows[0] if c and c not in times and c != "run"
+              and not all(numeric(row.get(c)) for row in rows)]
     values = {}
     for row in rows:
         where = tuple(row.get(c, "") for c in groups)

@@ -85,6 +85,29 @@ def gpu_folders(results, label=""):
     return out
 
 
+# The multi-GPU chapter's campaigns, results/reference/<gpu>/multi-gpu/ (a node's GPUs, each run of
+# a stage whose manifest has campaign-gpus taking several of them, stage 21 beside them one GPU a
+# run): its stages' READMEs, medians blocks and index rows are taken from there.
+MULTI_GPU = "multi-gpu"
+
+
+def multi_gpu_folders(results):
+    """gpu_folders' tuples for every RESULTS/*/multi-gpu/ campaign: the slug its path under
+    RESULTS (nvidia-h200/multi-gpu), the GPU's name with the node's GPUs counted."""
+    out = []
+    for folder in runs_file.runs_folders(os.path.join(results, "*", MULTI_GPU)):
+        rows = sm.load_folder_runs(folder)
+        count = len({row.get("gpu_uuid") for row in rows if row.get("gpu_uuid")})
+        out.append((os.path.relpath(folder, results), f"{sm.gpu_of(rows)}, a node of {count}", rows,
+                    sm.summarize(rows), sm.image_summarize(rows)))
+    return out
+
+
+def several_gpus(stage):
+    """Whether STAGE's runs take several GPUs (its manifest's campaign-gpus)."""
+    return bool(sm.manifest(stage).get("campaign-gpus"))
+
+
 _campaigns, _dates = {}, {}
 
 
@@ -309,6 +332,21 @@ def scaling_cell(scaling_summary, stage, labels=None, prefix="scaling "):
             "(scaling campaign)"), campaign
 
 
+def node_cell(node, stage, labels):
+    """A stage of several GPUs in the index, from a multi-GPU campaign NODE (multi_gpu_folders):
+    its steady frame and kernel (CUDA events) medians against the stage it builds on, where both
+    were timed in one campaign (else –†), on the node's GPUs; its campaign, "multi-gpu" before
+    the label."""
+    slug, gpu, _rows, summary, _images = node
+    base = sm.builds_on(stage)
+    campaign = campaign_column(labels, stage, base, f"{MULTI_GPU} ")
+    if base not in summary or not sm.same_campaign(labels, stage, base):
+        return "–†", campaign
+    steady = times(sm.median(summary, base, "steady_frame"), sm.median(summary, stage, "steady_frame"))
+    kernel = times(sm.median(summary, base, "kernel_events"), sm.median(summary, stage, "kernel_events"))
+    return f"steady frame {steady or '–'}, kernel {kernel or '–'} ({gpu})", campaign
+
+
 def index_legend(link, rows, folder, used, prefix=""):
     """The sentence under the index naming the campaigns of one runs file (LINK, from the root)
     that its campaign column used (USED: their labels, written there after PREFIX), or None."""
@@ -319,7 +357,7 @@ def index_legend(link, rows, folder, used, prefix=""):
     return f"Campaigns of [{link}]({link}): " + "; ".join(entries) + "." if entries else None
 
 
-def index_block(folders, scaling=(), pt_scaling=()):
+def index_block(folders, scaling=(), pt_scaling=(), multi=()):
     """README.md's course index: every stage by chapter (its manifest's), with its lesson and its
     measured change on the reference GPU against the stage it builds on (for a stage that only
     the scaling campaign of its track has timed yet, from that campaign), given only where both
@@ -332,7 +370,9 @@ def index_block(folders, scaling=(), pt_scaling=()):
     # The scaling campaigns of the reference GPU: {folder name: its (slug, gpu, rows, summary)}.
     growing = {name: next((f for f in found if ref and f[0] == ref[0]), None)
                for name, found in (("scaling", scaling), (PT_SCALING, pt_scaling))}
-    used = {"": set(), "scaling": set(), PT_SCALING: set()}
+    # A stage of several GPUs: from the reference GPU's multi-GPU campaign, else the first one.
+    nodes = next((f for f in multi if ref and f[0].split("/")[0] == ref[0]), multi[0] if multi else None)
+    used = {"": set(), "scaling": set(), PT_SCALING: set(), MULTI_GPU: set()}
     parts = []
     chapter = None
     # A chapter's side stages in one paragraph under its table, not a row each: the front page
@@ -354,7 +394,13 @@ def index_block(folders, scaling=(), pt_scaling=()):
                       "| campaign |", "|---|---|---|---|"]
         lesson = m["lesson"].replace("_", "\\_")  # __launch_bounds__ is no emphasis
         cell, campaign = change_cell(summary, stage, labels)
-        if stage in summary:
+        if several_gpus(stage):
+            cell, campaign = "not measured yet", "–"
+            if nodes and stage in nodes[3]:
+                node_labels = campaign_labels(nodes[2])
+                cell, campaign = node_cell(nodes, stage, node_labels)
+                used[MULTI_GPU].update(node_labels[s] for s in (stage, sm.builds_on(stage)) if s in node_labels)
+        elif stage in summary:
             base = sm.comparable_baseline(stage, summary)
             used[""].update(labels[s] for s in (stage, base) if s in labels)
         else:
@@ -377,6 +423,9 @@ def index_block(folders, scaling=(), pt_scaling=()):
         if source:
             legend.append(index_legend(f"{RESULTS_LINK}/{source[0]}/{name}/runs.csv.gz", source[2],
                                        os.path.join(RESULTS_LINK, source[0], name), used[name], f"{name} "))
+    if nodes:
+        legend.append(index_legend(f"{RESULTS_LINK}/{nodes[0]}/runs.csv.gz", nodes[2],
+                                   os.path.join(RESULTS_LINK, nodes[0]), used[MULTI_GPU], f"{MULTI_GPU} "))
     legend = [line for line in legend if line]
     if legend:
         parts += ["", " ".join(["A campaign: stages whose runs were interleaved on one set of physical GPUs "
@@ -864,15 +913,16 @@ def medians_block(stages, metrics, folders):
                       f"(../../{RESULTS_LINK}/README.md), each GPU's `summary.md`){against}."])
 
 
-def replace_medians_blocks(text, folders):
+def replace_medians_blocks(text, folders, multi=()):
     """Fills every medians block of TEXT; a marker without its partner or a block inside a block
-    is refused in one line."""
+    is refused in one line. A block that names a stage of several GPUs is filled from the
+    multi-GPU campaigns (MULTI), where the stages it is set beside were timed too."""
     check_marker_pairs(text, "medians", "STAGES", MEDIANS_ANY, MEDIANS_MARKER)
     for key in sorted(set(MEDIANS_MARKER.findall(text))):
         stage_part, _, metric_part = key.partition(":")
         stages = stage_part.split(",")
         metrics = metric_part.split(",") if metric_part else medians_default_metrics(stages)
-        body = medians_block(stages, metrics, folders)
+        body = medians_block(stages, metrics, multi if any(map(several_gpus, stages)) else folders)
         begin, end = f"<!-- medians:{key}:begin -->", f"<!-- medians:{key}:end -->"
         pattern = re.compile(re.escape(begin) + ".*?" + re.escape(end), re.S)
         text = pattern.sub(lambda _m: f"{begin}\n{NOTE}\n\n{body}\n\n{end}", text)
@@ -1115,7 +1165,10 @@ def main(argv):
     for folder in ("scaling", PT_SCALING):
         for campaign in runs_file.runs_folders(os.path.join(results, "*", folder)):
             stale += sm.write_scaling_summary(campaign, check=args.check)
+    for campaign in runs_file.runs_folders(os.path.join(results, "*", MULTI_GPU)):
+        stale += sm.write_summary(campaign, check=args.check)
     folders = gpu_folders(results)
+    multi = multi_gpu_folders(results)
     scaling = scaling_folders(results)
     pt_scaling = scaling_folders(results, PT_SCALING)
     others = gpu_folders(others_dir, " (reference)") if others_dir and others_dir != results else []
@@ -1131,7 +1184,7 @@ def main(argv):
             if os.path.exists(page):
                 wanted[page] = lambda old, up=up: replace_marked(replace_marked(replace_marked(replace_marked(
                     replace_block(old, top_block(folders, up)) if BEGIN in old and END in old else old,
-                    INDEX_BEGIN, INDEX_END, index_block(folders, scaling, pt_scaling)),
+                    INDEX_BEGIN, INDEX_END, index_block(folders, scaling, pt_scaling, multi)),
                     HEADLINE_BEGIN, HEADLINE_END, headline_block(folders, scaling), HEADLINE_NOTE),
                     SCALING_ALL_BEGIN, SCALING_ALL_END, scaling_all_block(scaling, results, up), SCALING_NOTE),
                     PT_SCALING_ALL_BEGIN, PT_SCALING_ALL_END, pt_scaling_all_block(pt_scaling, results, up),
@@ -1144,15 +1197,16 @@ def main(argv):
             # A path-tracing stage's scaling block: its track's campaign (pt-scaling/).
             pt = sm.is_pt_stage(stage)
             def stage_readme(old, stage=stage, pt=pt):
+                own = multi if several_gpus(stage) else folders
                 text = replace_sweep_blocks(
-                    replace_block(old, stage_block(stage, folders)) if BEGIN in old and END in old
+                    replace_block(old, stage_block(stage, own)) if BEGIN in old and END in old
                     else old, stage, results)
                 block = (scaling_block(stage, pt_scaling, PT_SCALING) if pt
                          else scaling_block(stage, scaling))
                 text = replace_marked(
                     replace_profile_block(text, stage, results), SCALING_BEGIN, SCALING_END,
                     block, PT_SCALING_NOTE if pt else SCALING_NOTE)
-                return replace_medians_blocks(replace_table_blocks(text), folders)
+                return replace_medians_blocks(replace_table_blocks(text), folders, multi)
             wanted[readme] = stage_readme
     for path, make in wanted.items():
         old = open(path, encoding="utf-8").read() if os.path.exists(path) else ""

@@ -334,8 +334,11 @@ def campaign_list(rows):
     each stage's runs with status ok, grouped by their set of (host, gpu_uuid), and within one
     set into groups whose order spans overlap; labelled A, B, ... (AA after Z)."""
     by_gpus = {}
-    for stage, (gpus, first, last) in stage_spans(rows).items():
-        by_gpus.setdefault(frozenset(gpus), []).append((first, last, stage))
+    several = several_gpu_stages(rows)
+    spans = stage_spans(rows)
+    for stage, (gpus, first, last) in spans.items():
+        if stage not in several:
+            by_gpus.setdefault(frozenset(gpus), []).append((first, last, stage))
     found = []
     for gpus, stages in by_gpus.items():
         current = None
@@ -346,6 +349,28 @@ def campaign_list(rows):
             else:
                 current = {"gpus": gpus, "first": first, "last": last, "stages": [stage]}
                 found.append(current)
+    # A run on several GPUs names the first of them (its gpu_uuid): a stage whose runs took
+    # several GPUs joins the campaign of one-GPU runs it was interleaved with on a set of GPUs
+    # that holds its own (run.sh hands it the campaign's GPUs); without one, it is a campaign of
+    # its own, as above.
+    alone = {}
+    for stage in sorted(several, key=lambda stage: spans[stage][1]):
+        gpus, first, last = spans[stage]
+        home = next((c for c in sorted(found, key=lambda c: c["first"])
+                     if not c.get("several") and set(gpus) <= c["gpus"]
+                     and c["first"] <= last and first <= c["last"]), None)
+        if home is None:
+            home = alone.get(frozenset(gpus))
+            if home is None or first > home["last"]:
+                home = {"gpus": frozenset(gpus), "first": first, "last": last, "stages": [],
+                        "several": True}
+                alone[frozenset(gpus)] = home
+                found.append(home)
+        home["stages"].append(stage)
+        home["first"], home["last"] = min(home["first"], first), max(home["last"], last)
+    for campaign in found:
+        campaign.pop("several", None)
+        campaign["stages"].sort(key=lambda stage: spans[stage][1])
     found.sort(key=lambda c: c["first"])
     for i, campaign in enumerate(found):
         letters, n = "", i + 1
@@ -354,6 +379,12 @@ def campaign_list(rows):
             letters = chr(ord("A") + rest) + letters
         campaign["label"] = letters
     return found
+
+
+def several_gpu_stages(rows):
+    """The stages of ROWS with a run (status ok) given several GPUs (its gpus column above 1)."""
+    return {row["stage"] for row in rows if row.get("status") == "ok"
+            and str(row.get("gpus", "")).isdigit() and int(row["gpus"]) > 1}
 
 
 def stage_spans(rows):

@@ -122,7 +122,9 @@ echo "images $(el) s: $(grep -c identical "$OUT/images.txt") identical, $(grep -
 
 { for scene in scenes/quick.scene scenes/odd-size.scene; do
     timeout 180 $R 2 -- compute-sanitizer --tool memcheck --error-exitcode 9 build/$C --scene $scene --frames 2 >$L/sanitize.out 2>&1
-    echo "memcheck $scene on 2 ranks --frames 2: exit $? $(grep -E 'ERROR SUMMARY' $L/sanitize.out | tr '\n' ' ')"
+    echo "memcheck $scene on 2 ranks --frames 2: exit $? $(grep -E 'ERROR SUMMARY' $L/sanitize.out | tr '\n' ' ')" \
+         "($(grep -c 'Program hit' $L/sanitize.out) API errors, $(grep -A9 'Program hit' $L/sanitize.out | grep -c 'pncclCommInitRank') of them inside ncclCommInitRank)"
+    cp $L/sanitize.out "$L/sanitize-$(basename $scene .scene).out"
   done; } 2>&1 | tee "$OUT/sanitizer.txt"
 echo "sanitizer $(el) s"
 
