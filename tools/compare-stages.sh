@@ -7,6 +7,8 @@
 # usage: tools/compare-stages.sh [SCENE] [BUILD_DIR] [PT_SCENE]
 #        (default scenes/benchmark.scene, build, scenes/pt-benchmark.scene)
 #        COMPARE_JOBS=N renders N stages at once (default 1)
+#        COMPARE_STAGES="01 33f p1 p8f" compares those stages only (tools/stages' names: a part of
+#        the record, to be merged into it; name each group's first stage too, 01, p01, p08b...)
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/runner/header-help.sh" "$@"
 case ${1:-} in
@@ -21,7 +23,8 @@ trap 'rm -rf "$work"' EXIT
 stages_tool="$(dirname "$0")/stages"
 main=() pt=()
 # (A stage the build left out for want of what it links is passed over, in a line: NCCL.)
-for name in $(STAGES_PROGRAM=compare-stages "$stages_tool" built-here "$build"); do
+read -r -a only <<<"${COMPARE_STAGES//,/ }"
+for name in $(STAGES_PROGRAM=compare-stages "$stages_tool" built-here "$build" ${only[@]+"${only[@]}"}); do
     [[ -x "$build/$name" ]] || { echo "compare-stages: no executable $build/$name (run make)" >&2; exit 2; }
     if [[ "$("$stages_tool" get "$name" track)" == pt ]]; then pt+=("$build/$name"); else main+=("$build/$name"); fi
 done
