@@ -275,7 +275,7 @@ static int provenance_problems(const char *root, const char *stages_dir, const c
 
     /* The records, relative to root. */
     struct command_result *r = run_shell(
-        "cd '%s' && for f in */runs.csv.gz */scaling/runs.csv.gz */pt-scaling/runs.csv.gz */multi-gpu/runs.csv.gz */sweeps/*.csv "
+        "cd '%s' && for f in */runs.csv.gz */scaling/runs.csv.gz */pt-scaling/runs.csv.gz */multi-gpu*/runs.csv.gz */sweeps/*.csv "
         "*/profiles/*.profile.txt */sanitizer.txt; do if [ -f \"$f\" ]; then echo \"$f\"; fi; done",
         root);
     assert_int_equal(r->exit_code, 0);

@@ -1469,6 +1469,36 @@ static void test_ratios_only_within_a_campaign(void **state) {
     assert_int_equal(sh("grep -q '^- \\*\\*B\\*\\*' '%s/%s'", d, md), 1);
 }
 
+/* A multi-GPU campaign, results/reference/<gpu>/multi-gpu/: the stage whose manifest has
+ * campaign-gpus takes its README table and its index row from there (its steady frame and kernel
+ * against the stage it builds on, timed one GPU a run in the same campaign), naming the node. */
+static void test_multi_gpu_campaign_tables(void **state) {
+    SKIP_WITHOUT_TOOL(missing_tool);
+    fixture *f = *state;
+    const char *d = f->dir;
+    make_readme_root(f, "01-base 02-static");
+    const char *run = "8192,8192,19,16x16,pageable";
+    assert_int_equal(sh("cd '%s/root' && printf 'campaign-gpus: all\\n' >>stages/02-static/manifest && "
+                        "printf '# Course\\n\\n<!-- index:begin -->\\n<!-- index:end -->\\n' >README.md && "
+                        "mkdir -p results/reference/fake-gpu/multi-gpu && "
+                        "{ echo order,run,stage,host,gpu,gpu_uuid,width,height,spheres,block,host_memory,metric,value,unit,status,gpus; "
+                        "for row in 1:01-base:a:4000:1 2:02-static:a:2000:2 3:01-base:b:4000:1 4:02-static:a:2000:2; do "
+                        "set -- $(echo $row | tr : ' '); for m in total:$(($4 * 5)) kernel:$(($4 / 10)) kernel_events:$(($4 / 10)) steady_frame:$4; do "
+                        "echo \"$1,$1,$2,host1,Fake GPU,GPU-fake-$3,%s,${m%%%%:*},${m#*:},us,ok,$5\"; done; done; } "
+                        "| gzip -9 -n >results/reference/fake-gpu/multi-gpu/runs.csv.gz", d, run), 0);
+    assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' 2>'%s/err'", d, d), 0);
+    assert_int_equal(sh("python3 tools/update_readmes.py --root '%s/root' --check", d), 0);
+    assert_true(LINE_OF(f, "root/stages/02-static/README.md",
+                        "**Fake GPU, a node of 2** ([all data](../../results/reference/fake-gpu/multi-gpu/summary.md)), "
+                        "campaign A of its runs (all data lists the campaigns), µs:") > 0);
+    assert_true(LINE_OF(f, "root/stages/02-static/README.md", "| steady_frame | 4000 | 2000 | -50.0% | 2000 | 0 | 2000 | 2000 | 2 |") > 0);
+    assert_int_equal(sh("grep -qF '| [02-static](stages/02-static/README.md) | the fake 02-static | "
+                        "steady frame 2.00x, kernel 2.00x (Fake GPU, a node of 2) | multi-gpu A |' '%s/root/README.md'", d), 0);
+    assert_int_equal(sh("grep -qF '**multi-gpu A**' '%s/root/README.md'", d), 0);
+    /* 01-base, one GPU a run, is no stage of several GPUs: not from this campaign. */
+    assert_int_equal(sh("grep -qF '| [01-base](stages/01-base/README.md) | the fake 01-base | not measured yet |' '%s/root/README.md'", d), 0);
+}
+
 /* tools/runner/summarize.py on a campaign with path-tracing rows (tests/fixtures/pt-runs.csv, as a
  * live
  * runs.csv, and gzipped as a committed runs.csv.gz for update_readmes.py: 01-base
@@ -1890,6 +1920,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_pt_stage_verified_against_its_estimator, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pt_summary_tables, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ratios_only_within_a_campaign, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_multi_gpu_campaign_tables, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stage_without_executable_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stage_numbers_of_more_than_two_digits_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reference_with_out_refused, setup, teardown),

@@ -85,22 +85,28 @@ def gpu_folders(results, label=""):
     return out
 
 
-# The multi-GPU chapter's campaigns, results/reference/<gpu>/multi-gpu/ (a node's GPUs, each run of
+# The multi-GPU chapter's campaigns, results/reference/<gpu>/multi-gpu*/ (multi-gpu/ a node of two,
+# multi-gpu-4/ a node of four: a node's GPUs, each run of
 # a stage whose manifest has campaign-gpus taking several of them, stage 21 beside them one GPU a
 # run): its stages' READMEs, medians blocks and index rows are taken from there.
 MULTI_GPU = "multi-gpu"
 
 
 def multi_gpu_folders(results):
-    """gpu_folders' tuples for every RESULTS/*/multi-gpu/ campaign: the slug its path under
+    """gpu_folders' tuples for every RESULTS/*/multi-gpu*/ campaign: the slug its path under
     RESULTS (nvidia-h200/multi-gpu), the GPU's name with the node's GPUs counted."""
     out = []
-    for folder in runs_file.runs_folders(os.path.join(results, "*", MULTI_GPU)):
+    for folder in runs_file.runs_folders(os.path.join(results, "*", MULTI_GPU + "*")):
         rows = sm.load_folder_runs(folder)
-        count = len({row.get("gpu_uuid") for row in rows if row.get("gpu_uuid")})
-        out.append((os.path.relpath(folder, results), f"{sm.gpu_of(rows)}, a node of {count}", rows,
+        out.append((os.path.relpath(folder, results), f"{sm.gpu_of(rows)}, a node of {node_size(rows)}", rows,
                     sm.summarize(rows), sm.image_summarize(rows)))
     return out
+
+
+def node_size(rows):
+    """The GPUs of the node a multi-GPU campaign ran on: the most its runs were given (the gpus
+    column; stage 21's runs take one)."""
+    return max((int(row["gpus"]) for row in rows if str(row.get("gpus", "")).isdigit()), default=1)
 
 
 def several_gpus(stage):
@@ -335,11 +341,11 @@ def scaling_cell(scaling_summary, stage, labels=None, prefix="scaling "):
 def node_cell(node, stage, labels):
     """A stage of several GPUs in the index, from a multi-GPU campaign NODE (multi_gpu_folders):
     its steady frame and kernel (CUDA events) medians against the stage it builds on, where both
-    were timed in one campaign (else –†), on the node's GPUs; its campaign, "multi-gpu" before
-    the label."""
+    were timed in one campaign (else –†), on the node's GPUs; its campaign, the folder's name
+    (multi-gpu, multi-gpu-4) before the label."""
     slug, gpu, _rows, summary, _images = node
     base = sm.builds_on(stage)
-    campaign = campaign_column(labels, stage, base, f"{MULTI_GPU} ")
+    campaign = campaign_column(labels, stage, base, f"{slug.split('/')[-1]} ")
     if base not in summary or not sm.same_campaign(labels, stage, base):
         return "–†", campaign
     steady = times(sm.median(summary, base, "steady_frame"), sm.median(summary, stage, "steady_frame"))
@@ -370,9 +376,14 @@ def index_block(folders, scaling=(), pt_scaling=(), multi=()):
     # The scaling campaigns of the reference GPU: {folder name: its (slug, gpu, rows, summary)}.
     growing = {name: next((f for f in found if ref and f[0] == ref[0]), None)
                for name, found in (("scaling", scaling), (PT_SCALING, pt_scaling))}
-    # A stage of several GPUs: from the reference GPU's multi-GPU campaign, else the first one.
-    nodes = next((f for f in multi if ref and f[0].split("/")[0] == ref[0]), multi[0] if multi else None)
-    used = {"": set(), "scaling": set(), PT_SCALING: set(), MULTI_GPU: set()}
+    # A stage of several GPUs: from the reference GPU's multi-GPU campaigns (a node of two, of
+    # four...), else those of the first GPU that has any; a figure a node, fewest GPUs first.
+    home = next((f[0].split("/")[0] for f in multi if ref and f[0].split("/")[0] == ref[0]),
+                multi[0][0].split("/")[0] if multi else None)
+    nodes = sorted((f for f in multi if f[0].split("/")[0] == home),
+                   key=lambda f: (node_size(f[2]), f[0]))
+    used = {"": set(), "scaling": set(), PT_SCALING: set()}
+    used.update({f[0]: set() for f in nodes})
     parts = []
     chapter = None
     # A chapter's side stages in one paragraph under its table, not a row each: the front page
@@ -395,11 +406,15 @@ def index_block(folders, scaling=(), pt_scaling=(), multi=()):
         lesson = m["lesson"].replace("_", "\\_")  # __launch_bounds__ is no emphasis
         cell, campaign = change_cell(summary, stage, labels)
         if several_gpus(stage):
-            cell, campaign = "not measured yet", "–"
-            if nodes and stage in nodes[3]:
-                node_labels = campaign_labels(nodes[2])
-                cell, campaign = node_cell(nodes, stage, node_labels)
-                used[MULTI_GPU].update(node_labels[s] for s in (stage, sm.builds_on(stage)) if s in node_labels)
+            cells, campaigns_of_nodes = [], []
+            for node in (f for f in nodes if stage in f[3]):
+                node_labels = campaign_labels(node[2])
+                figure, label = node_cell(node, stage, node_labels)
+                cells.append(figure)
+                campaigns_of_nodes.append(label)
+                used[node[0]].update(node_labels[s] for s in (stage, sm.builds_on(stage)) if s in node_labels)
+            cell = "; ".join(cells) or "not measured yet"
+            campaign = "; ".join(campaigns_of_nodes) or "–"
         elif stage in summary:
             base = sm.comparable_baseline(stage, summary)
             used[""].update(labels[s] for s in (stage, base) if s in labels)
@@ -423,9 +438,10 @@ def index_block(folders, scaling=(), pt_scaling=(), multi=()):
         if source:
             legend.append(index_legend(f"{RESULTS_LINK}/{source[0]}/{name}/runs.csv.gz", source[2],
                                        os.path.join(RESULTS_LINK, source[0], name), used[name], f"{name} "))
-    if nodes:
-        legend.append(index_legend(f"{RESULTS_LINK}/{nodes[0]}/runs.csv.gz", nodes[2],
-                                   os.path.join(RESULTS_LINK, nodes[0]), used[MULTI_GPU], f"{MULTI_GPU} "))
+    for node in nodes:
+        legend.append(index_legend(f"{RESULTS_LINK}/{node[0]}/runs.csv.gz", node[2],
+                                   os.path.join(RESULTS_LINK, node[0]), used[node[0]],
+                                   f"{node[0].split('/')[-1]} "))
     legend = [line for line in legend if line]
     if legend:
         parts += ["", " ".join(["A campaign: stages whose runs were interleaved on one set of physical GPUs "
@@ -1165,7 +1181,7 @@ def main(argv):
     for folder in ("scaling", PT_SCALING):
         for campaign in runs_file.runs_folders(os.path.join(results, "*", folder)):
             stale += sm.write_scaling_summary(campaign, check=args.check)
-    for campaign in runs_file.runs_folders(os.path.join(results, "*", MULTI_GPU)):
+    for campaign in runs_file.runs_folders(os.path.join(results, "*", MULTI_GPU + "*")):
         stale += sm.write_summary(campaign, check=args.check)
     folders = gpu_folders(results)
     multi = multi_gpu_folders(results)
