@@ -3,11 +3,11 @@
 # less the four-GPU rows): build stages 01, 21, 41 and 43; the node's GPUs and topology into
 # env.txt; stage 43's images with --gpus 1, 2 and every GPU, with --frames 3 and 20, against stage
 # 21's, byte for byte, at 8192x8192 on the benchmark and on build/scenes/random-1k.scene, and at
-# 1000x777 with --block 10x3 (where the CPU reference checks stage 21 too); compute-sanitizer's
-# memcheck and initcheck on stage 43 with every GPU and --frames 3; then the timing: stage 21, and
-# stages 41 and 43 with --gpus 2 and with every GPU, --frames 20, interleaved, RUNS runs each
-# (default 5) on the benchmark and on random-1k at 8192x8192, into timing.csv (a column `way`,
-# times in *_us columns), and their medians (timing.txt); last, the GPU test with only 01, 21, 41
+# 1000x777 with --block 10x3 (where the CPU reference checks stage 21 too); then the timing: stage
+# 21, and stages 41 and 43 with --gpus 2 and with every GPU, --frames 20, interleaved, RUNS runs
+# each (default 5) on the benchmark and on random-1k at 8192x8192, into timing.csv (a column
+# `way`, times in *_us columns), and their medians (timing.txt); compute-sanitizer's memcheck and
+# initcheck on stage 43 with every GPU and --frames 3; last, the GPU test with only 01, 21, 41
 # and 43 built (test_gpu_stages). Logs in logs.tgz. About three minutes. Run from the repository
 # root on the GPU machine with the device kit in .kit/ (its tracked.txt and revision.txt made from
 # this checkout: git ls-files; git describe --always --dirty).
@@ -49,12 +49,6 @@ img() { # PROGRAM ARGS...: renders to /tmp/img.ppm, prints the image's sha256 (1
   done; } 2>&1 | tee "$OUT/images.txt"
 echo "images $(el) s: $(grep -c identical "$OUT/images.txt") identical, $(grep -c -E 'DIFFERS|FAILED' "$OUT/images.txt") differ or failed"
 
-{ for tool in memcheck initcheck; do
-    timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 build/$B --scene scenes/odd-size.scene --gpus $N --frames 3 >$L/sanitize-$tool.out 2>&1
-    echo "$tool odd-size --gpus $N --frames 3: exit $? $(grep -E 'ERROR SUMMARY' $L/sanitize-$tool.out | tail -1)"
-  done; } 2>&1 | tee "$OUT/sanitizer.txt"
-echo "sanitizer $(el) s"
-
 csv() { awk -F, -v m="$1" '$9 == m {v = $10} END {print v}' "$2"; }
 M="steady_frame steady_frame_min kernel_events kernel_events_fastest copies_events_last_frame copies_events_last_frame_fastest rows_first_gpu"
 { echo "way,scene,run,gpus,steady_frame_us,steady_frame_min_us,kernel_events_us,kernel_events_fastest_us,copies_events_last_frame_us,copies_events_last_frame_fastest_us,rows_first_gpu"
@@ -92,5 +86,11 @@ for scene in dict.fromkeys(r['scene'] for r in rows):
                     scene, way, med[twin]['steady_frame_us'] / med[way]['steady_frame_us'], twin,
                     med[twin]['kernel_events_us'] / med[way]['kernel_events_us']))
 PY
+{ for tool in memcheck initcheck; do
+    timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 build/$B --scene scenes/odd-size.scene --gpus $N --frames 3 >$L/sanitize-$tool.out 2>&1
+    echo "$tool odd-size --gpus $N --frames 3: exit $? $(grep -E 'ERROR SUMMARY' $L/sanitize-$tool.out | tail -1)"
+  done; } 2>&1 | tee "$OUT/sanitizer.txt"
+echo "sanitizer $(el) s"
+
 timeout $(( ${END:-570} - $(el) )) build/tests/test_gpu_stages >"$OUT/test_gpu_stages.txt" 2>&1
 echo "test_gpu_stages rc=$? $(el) s: $(grep -E '^# 43 |passed|failed|not ok' "$OUT/test_gpu_stages.txt" | tail -20)"
