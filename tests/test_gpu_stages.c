@@ -588,10 +588,10 @@ static const char *const balanced_rows_runs[] = {
     "--scene scenes/benchmark.scene --size 4096x2049 --frames 3",
 };
 
-/* Stage `id` (40, 41 or 43) splits the rows over the GPUs: with --gpus 1 and with every GPU of this
+/* Stage `id` (40, 41 or 41a) splits the rows over the GPUs: with --gpus 1 and with every GPU of this
  * machine (the default; more GPUs than rows leave the extra ones out), stage 21's pixels on every
  * run; its report names the GPUs it used, and the slowest GPU's span is the longest. Stages 41
- * and 43 (41's split, launched by a thread a GPU) also report the split of their last frame:
+ * and 41a (41's split, launched by a thread a GPU) also report the split of their last frame:
  * every row on one GPU, and on several, the first GPU's slice in whole tile rows of 32 once the
  * rows were re-split (the image has a tile row a GPU, and more than one frame was rendered). */
 static void rows_over_gpus_keep_pixels(const char *id, const char *const *runs, size_t run_count)
@@ -602,13 +602,13 @@ static void rows_over_gpus_keep_pixels(const char *id, const char *const *runs, 
         print_message("# skipped: stage 21 or %s not built here\n", id);
         skip();
     }
-    const int balanced = strcmp(id, "41") == 0 || strcmp(id, "43") == 0; /* 43 splits as 41 */
+    const int balanced = strcmp(id, "41") == 0 || strcmp(id, "41a") == 0; /* 41a splits as 41 */
     static const char *gpus[] = {"--gpus 1", ""};
     enum { GPU_CHOICES = sizeof gpus / sizeof *gpus };
     static char args[GPU_CHOICES][512], csv[TEST_OUTPUT_BYTES];
     /* Each of the runs 1 + GPU_CHOICES times: stage 21's, then the stage's with each choice. */
     struct batch renders;
-    batch_begin(&renders, folder, strcmp(id, "43") == 0 ? "thread-per-gpu"
+    batch_begin(&renders, folder, strcmp(id, "41a") == 0 ? "thread-per-gpu"
                                   : balanced                ? "balanced-rows"
                                                             : "rows-over-gpus");
     for (size_t r = 0; r < run_count; ++r) {
@@ -673,11 +673,11 @@ static void balanced_rows_keep_stage_21s_pixels(void **state)
                                sizeof balanced_rows_runs / sizeof *balanced_rows_runs);
 }
 
-/* Stage 43: stage 41's frames, each GPU's launches made by a host thread of its own. */
+/* Side stage 41a: stage 41's frames, each GPU's launches made by a host thread of its own. */
 static void thread_per_gpu_keeps_stage_21s_pixels(void **state)
 {
     (void)state;
-    rows_over_gpus_keep_pixels("43", balanced_rows_runs,
+    rows_over_gpus_keep_pixels("41a", balanced_rows_runs,
                                sizeof balanced_rows_runs / sizeof *balanced_rows_runs);
 }
 

@@ -1597,6 +1597,10 @@ static void test_image_and_sanitizer_tools_include_side_stages(void **state) {
     assert_int_equal(sh("STAGES_DIR='%s' tools/compare-stages.sh scenes/quick.scene '%s/bin' >'%s/out' 2>'%s/err'",
                         f->stages, d, d, d), 0);
     assert_int_equal(sh("awk '{ print $1 }' '%s/out' | paste -sd' ' - | grep -qx 'stage 01-base 02-static 07a-side'", d), 0);
+    /* COMPARE_STAGES: those stages only (a part of the record), in the list's order. */
+    assert_int_equal(sh("COMPARE_STAGES='07a,01' STAGES_DIR='%s' tools/compare-stages.sh scenes/quick.scene '%s/bin' >'%s/part' 2>'%s/err' && "
+                        "awk '{ print $1 }' '%s/part' | paste -sd' ' - | grep -qx 'stage 01-base 07a-side'",
+                        f->stages, d, d, d, d), 0);
     /* Stages rendered at once keep the list's order and the same lines. */
     assert_int_equal(sh("STAGES_DIR='%s' COMPARE_JOBS=3 tools/compare-stages.sh scenes/quick.scene '%s/bin' >'%s/out3' 2>>'%s/err' && "
                         "cmp '%s/out' '%s/out3'", f->stages, d, d, d, d, d), 0);

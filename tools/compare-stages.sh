@@ -23,8 +23,16 @@ trap 'rm -rf "$work"' EXIT
 stages_tool="$(dirname "$0")/stages"
 main=() pt=()
 # (A stage the build left out for want of what it links is passed over, in a line: NCCL.)
-read -r -a only <<<"${COMPARE_STAGES//,/ }"
-for name in $(STAGES_PROGRAM=compare-stages "$stages_tool" built-here "$build" ${only[@]+"${only[@]}"}); do
+# COMPARE_STAGES: its stages' full names (a name no stage has is refused there), kept in the
+# list's order below, so that each group's first stage comes first.
+only_list=${COMPARE_STAGES:-}
+read -r -a only <<<"${only_list//,/ }"
+wanted=" "
+if [[ ${#only[@]} -gt 0 ]]; then
+    wanted=" $("$stages_tool" built-here "$build" "${only[@]}" | tr '\n' ' ')" || exit 2
+fi
+for name in $(STAGES_PROGRAM=compare-stages "$stages_tool" built-here "$build"); do
+    [[ "$wanted" == " " || "$wanted" == *" $name "* ]] || continue
     [[ -x "$build/$name" ]] || { echo "compare-stages: no executable $build/$name (run make)" >&2; exit 2; }
     if [[ "$("$stages_tool" get "$name" track)" == pt ]]; then pt+=("$build/$name"); else main+=("$build/$name"); fi
 done

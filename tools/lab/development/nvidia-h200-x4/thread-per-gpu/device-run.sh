@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Device run of stage 43 (a host thread a GPU) on a node of four H200s (on two it runs the same,
-# less the four-GPU rows): build stages 01, 21, 41 and 43; the node's GPUs and topology into
-# env.txt; stage 43's images with --gpus 1, 2 and every GPU, with --frames 3 and 20, against stage
+# Device run of side stage 41a (a host thread a GPU; first written as stage 43, the name its data
+# keeps) on a node of four H200s (on two it runs the same, less the four-GPU rows): build stages
+# 01, 21, 41 and 41a; the node's GPUs and topology into env.txt; stage 41a's images with --gpus 1, 2 and every GPU, with --frames 3 and 20, against stage
 # 21's, byte for byte, at 8192x8192 on the benchmark and on build/scenes/random-1k.scene, and at
 # 1000x777 with --block 10x3 (where the CPU reference checks stage 21 too); then the timing: stage
-# 21, and stages 41 and 43 with --gpus 2 and with every GPU, --frames 20, interleaved, RUNS runs
+# 21, and stages 41 and 41a with --gpus 2 and with every GPU, --frames 20, interleaved, RUNS runs
 # each (default 5) on the benchmark and on random-1k at 8192x8192, into timing.csv (a column
 # `way`, times in *_us columns), and their medians (timing.txt); compute-sanitizer's memcheck and
-# initcheck on stage 43 with every GPU and --frames 3; last, the GPU test with only 01, 21, 41
-# and 43 built (test_gpu_stages). Logs in logs.tgz. About three minutes. Run from the repository
+# initcheck on stage 41a with every GPU and --frames 3; last, the GPU test with only 01, 21, 41
+# and 41a built (test_gpu_stages). Logs in logs.tgz. About three minutes. Run from the repository
 # root on the GPU machine with the device kit in .kit/ (its tracked.txt and revision.txt made from
 # this checkout: git ls-files; git describe --always --dirty).
 set -u
@@ -23,7 +23,7 @@ trap 'tar -czf "$OUT/logs.tgz" -C /tmp logs' EXIT
   nvcc --version | tail -2; date -u; cat .kit/revision.txt 2>/dev/null
   echo "--- nvidia-smi topo -m"; nvidia-smi topo -m; echo "--- CPUs"; nproc; lscpu | grep -i 'numa\|model name'; } 2>&1 | tee $L/gpu.txt >"$OUT/env.txt"
 N=$(nvidia-smi -L | grep -c '^GPU ')
-A=21-persistent-rows P=41-balanced-rows B=43-thread-per-gpu s=build/scenes
+A=21-persistent-rows P=41-balanced-rows B=41a-thread-per-gpu s=build/scenes
 CUDA_ARCH=90 make -j"$(nproc)" build/01-base build/$A build/$P build/$B build/cpu-reference build/compare-images \
     build/tests/test_gpu_stages $s/random-1k.scene >$L/build.log 2>&1 || { tail -30 $L/build.log; exit 1; }
 echo "build $(el) s, $N GPUs"
@@ -43,7 +43,7 @@ img() { # PROGRAM ARGS...: renders to /tmp/img.ppm, prints the image's sha256 (1
       fi
       for args in "--gpus 1" "--gpus 2" "--gpus 2 --frames 3" "--gpus $N --frames 3" "--gpus $N --frames 20"; do
         got=$(img build/$B --scene $scene $size $args)
-        [ "$got" = "$ref" ] && echo "$what: 43 $args identical to 21" || echo "$what: 43 $args DIFFERS from 21 ($got)"
+        [ "$got" = "$ref" ] && echo "$what: 41a $args identical to 21" || echo "$what: 41a $args DIFFERS from 21 ($got)"
       done
     done
   done; } 2>&1 | tee "$OUT/images.txt"
@@ -52,8 +52,8 @@ echo "images $(el) s: $(grep -c identical "$OUT/images.txt") identical, $(grep -
 csv() { awk -F, -v m="$1" '$9 == m {v = $10} END {print v}' "$2"; }
 M="steady_frame steady_frame_min kernel_events kernel_events_fastest copies_events_last_frame copies_events_last_frame_fastest rows_first_gpu"
 { echo "way,scene,run,gpus,steady_frame_us,steady_frame_min_us,kernel_events_us,kernel_events_fastest_us,copies_events_last_frame_us,copies_events_last_frame_fastest_us,rows_first_gpu"
-  configs=("21:build/$A" "41-gpus2:build/$P --gpus 2" "43-gpus2:build/$B --gpus 2")
-  [ "$N" -gt 2 ] && configs+=("41-gpus$N:build/$P --gpus $N" "43-gpus$N:build/$B --gpus $N")
+  configs=("21:build/$A" "41-gpus2:build/$P --gpus 2" "41a-gpus2:build/$B --gpus 2")
+  [ "$N" -gt 2 ] && configs+=("41-gpus$N:build/$P --gpus $N" "41a-gpus$N:build/$B --gpus $N")
   for run in $(seq "${RUNS:-5}"); do for scene in scenes/benchmark.scene $s/random-1k.scene; do
     for config in "${configs[@]}"; do
       name=${config%%:*} cmd=${config#*:}
@@ -79,8 +79,8 @@ for scene in dict.fromkeys(r['scene'] for r in rows):
         med[way] = {c: statistics.median(values(c)) if values(c) else float('nan') for c in cols}
         print(way.ljust(10) + scene.ljust(12) + str(len(cell)).rjust(5) + ''.join(('%.1f' % med[way][c]).rjust(24) for c in cols))
     for way in med:
-        if way.startswith('43-'):
-            twin = '41-' + way[3:]
+        if way.startswith('41a-'):
+            twin = '41-' + way[4:]
             if twin in med:
                 print('  on %s: %s\'s steady frame %.3fx %s\'s speed, kernel_events %.3fx' % (
                     scene, way, med[twin]['steady_frame_us'] / med[way]['steady_frame_us'], twin,
@@ -93,4 +93,4 @@ PY
 echo "sanitizer $(el) s"
 
 timeout $(( ${END:-570} - $(el) )) build/tests/test_gpu_stages >"$OUT/test_gpu_stages.txt" 2>&1
-echo "test_gpu_stages rc=$? $(el) s: $(grep -E '^# 43 |passed|failed|not ok' "$OUT/test_gpu_stages.txt" | tail -20)"
+echo "test_gpu_stages rc=$? $(el) s: $(grep -E '^# 41a |passed|failed|not ok' "$OUT/test_gpu_stages.txt" | tail -20)"

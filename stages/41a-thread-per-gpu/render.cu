@@ -1,6 +1,6 @@
 /*
- * Stage 43, a host thread a GPU: each GPU's setup, kernels and copies launched by a host thread
- * of its own, the GPUs' launches made at once.
+ * Side stage 41a, a host thread a GPU: each GPU's setup, kernels and copies launched by a host
+ * thread of its own, the GPUs' launches made at once.
  *
  * Stage 41's one host thread launches every band of every GPU: a band is five CUDA calls (the
  * device made current, the kernel, its event, the copy stream's wait, the copy), some
