@@ -588,29 +588,29 @@ static const char *const balanced_rows_runs[] = {
     "--scene scenes/benchmark.scene --size 4096x2049 --frames 3",
 };
 
-/* Stage `id` (40, 41 or 41a) splits the rows over the GPUs: with --gpus 1 and with every GPU of this
- * machine (the default; more GPUs than rows leave the extra ones out), stage 21's pixels on every
- * run; its report names the GPUs it used, and the slowest GPU's span is the longest. Stages 41
- * and 41a (41's split, launched by a thread a GPU) also report the split of their last frame:
- * every row on one GPU, and on several, the first GPU's slice in whole tile rows of 32 once the
- * rows were re-split (the image has a tile row a GPU, and more than one frame was rendered). */
-static void rows_over_gpus_keep_pixels(const char *id, const char *const *runs, size_t run_count)
+/* Stage `id` splits the rows of stage `plain`'s frame over the GPUs: with --gpus 1 and with every
+ * GPU of this machine (the default; more GPUs than rows leave the extra ones out), `plain`'s pixels
+ * on every run; its report names the GPUs it used, and the slowest GPU's span is the longest.
+ * A stage that re-splits the rows (unit > 0: 41, 41a and 43) also reports the split of its last
+ * frame: every row on one GPU, and on several, the first GPU's slice in whole units of rows (41's
+ * tile rows of 32, 43's rows of warp tiles, 4) once the rows were re-split (the image has a unit
+ * a GPU, and more than one frame was rendered). `batch` names the folder of its renders. */
+static void rows_over_gpus_keep_pixels(const char *id, const char *plain_id, int unit,
+                                       const char *batch, const char *const *runs,
+                                       size_t run_count)
 {
     SKIP_WITHOUT_GPU();
-    int split = find_stage(id), plain = find_stage("21");
+    int split = find_stage(id), plain = find_stage(plain_id);
     if (split < 0 || plain < 0) {
-        print_message("# skipped: stage 21 or %s not built here\n", id);
+        print_message("# skipped: stage %s or %s not built here\n", plain_id, id);
         skip();
     }
-    const int balanced = strcmp(id, "41") == 0 || strcmp(id, "41a") == 0; /* 41a splits as 41 */
     static const char *gpus[] = {"--gpus 1", ""};
     enum { GPU_CHOICES = sizeof gpus / sizeof *gpus };
     static char args[GPU_CHOICES][512], csv[TEST_OUTPUT_BYTES];
-    /* Each of the runs 1 + GPU_CHOICES times: stage 21's, then the stage's with each choice. */
+    /* Each of the runs 1 + GPU_CHOICES times: the plain stage's, then the stage's with each. */
     struct batch renders;
-    batch_begin(&renders, folder, strcmp(id, "41a") == 0 ? "thread-per-gpu"
-                                  : balanced                ? "balanced-rows"
-                                                            : "rows-over-gpus");
+    batch_begin(&renders, folder, batch);
     for (size_t r = 0; r < run_count; ++r) {
         add_render_to(&renders, plain, runs[r], "ppm");
         for (int c = 0; c < GPU_CHOICES; ++c) {
@@ -626,23 +626,23 @@ static void rows_over_gpus_keep_pixels(const char *id, const char *const *runs, 
             snprintf(args[c], sizeof args[c], "%s %s", runs[r], gpus[c]);
             struct image image =
                 rendered_to(&renders, run + 1 + c, split, args[c], "ppm", csv, sizeof csv);
-            struct image_difference to_21;
-            assert_int_equal(image_compare(&reference, &image, &to_21), 0);
+            struct image_difference to_plain;
+            assert_int_equal(image_compare(&reference, &image, &to_plain), 0);
             const double used = csv_metric(csv, "gpus");
-            print_message("# %s %s (%.0f GPUs): %lld pixels differ from 21's\n", id, args[c], used,
-                          to_21.differing_pixels);
-            assert_int_equal(to_21.differing_pixels, 0);
+            print_message("# %s %s (%.0f GPUs): %lld pixels differ from %s's\n", id, args[c],
+                          used, to_plain.differing_pixels, plain_id);
+            assert_int_equal(to_plain.differing_pixels, 0);
             assert_true(c == 0 ? used == 1 : used >= 1);
             assert_true(csv_metric(csv, "kernel_events_fastest") <= csv_metric(csv, "kernel_events"));
-            if (balanced) {
+            if (unit > 0) {
                 const double rows = csv_metric(csv, "rows_first_gpu");
                 const int resplit = used > 1 && strstr(runs[r], "--frames") &&
-                                    (image.height + 31) / 32 >= used;
+                                    (image.height + unit - 1) / unit >= used;
                 print_message("# %s %s: the first GPU's rows %.0f of %d\n", id, args[c], rows,
                               image.height);
                 assert_true(used == 1 ? rows == image.height : rows >= 1 && rows < image.height);
                 if (resplit)
-                    assert_true((long long)rows % 32 == 0);
+                    assert_true((long long)rows % unit == 0);
                 assert_true(csv_metric(csv, "kernel_events_last_frame_fastest") <=
                             csv_metric(csv, "kernel_events_last_frame"));
                 assert_true(csv_metric(csv, "copies_events_last_frame_fastest") <=
@@ -661,7 +661,7 @@ static void rows_over_gpus_keep_pixels(const char *id, const char *const *runs, 
 static void rows_over_gpus_keep_stage_21s_pixels(void **state)
 {
     (void)state;
-    rows_over_gpus_keep_pixels("40", rows_over_gpus_runs,
+    rows_over_gpus_keep_pixels("40", "21", 0, "rows-over-gpus", rows_over_gpus_runs,
                                sizeof rows_over_gpus_runs / sizeof *rows_over_gpus_runs);
 }
 
@@ -669,7 +669,7 @@ static void rows_over_gpus_keep_stage_21s_pixels(void **state)
 static void balanced_rows_keep_stage_21s_pixels(void **state)
 {
     (void)state;
-    rows_over_gpus_keep_pixels("41", balanced_rows_runs,
+    rows_over_gpus_keep_pixels("41", "21", 32, "balanced-rows", balanced_rows_runs,
                                sizeof balanced_rows_runs / sizeof *balanced_rows_runs);
 }
 
@@ -677,8 +677,28 @@ static void balanced_rows_keep_stage_21s_pixels(void **state)
 static void thread_per_gpu_keeps_stage_21s_pixels(void **state)
 {
     (void)state;
-    rows_over_gpus_keep_pixels("41a", balanced_rows_runs,
+    rows_over_gpus_keep_pixels("41a", "21", 32, "thread-per-gpu", balanced_rows_runs,
                                sizeof balanced_rows_runs / sizeof *balanced_rows_runs);
+}
+
+/* Stage 43: stage 33's frame over the GPUs, a tree built on each, the rows re-split as 41's in rows
+ * of warp tiles: the runs of stage 41, a scene of one sphere (a root that is a leaf), and a scene
+ * of many spheres, whose rows cost unevenly. */
+static const char *const big_scenes_runs[] = {
+    "--scene scenes/quick.scene --frames 3",
+    "--scene scenes/odd-size.scene --block 7x13 --frames 3",
+    "--scene scenes/benchmark.scene --size 1001x1013 --frames 3",
+    "--scene scenes/benchmark.scene --size 2x3 --frames 3",
+    "--scene scenes/benchmark.scene --size 3x10 --frames 4", /* three rows of tiles, one short */
+    "--scene scenes/one-sphere.scene --size 640x480 --frames 3",
+    "--scene scenes/many-spheres.scene --size 1280x720 --frames 4",
+};
+
+static void big_scenes_over_gpus_keep_stage_33s_pixels(void **state)
+{
+    (void)state;
+    rows_over_gpus_keep_pixels("43", "33", 4, "big-scenes-over-gpus", big_scenes_runs,
+                               sizeof big_scenes_runs / sizeof *big_scenes_runs);
 }
 
 /* How many GPUs a stage of this process would see: CUDA_VISIBLE_DEVICES's, else nvidia-smi's. */
@@ -796,6 +816,7 @@ int main(void)
         cmocka_unit_test(balanced_rows_keep_stage_21s_pixels),
         cmocka_unit_test(thread_per_gpu_keeps_stage_21s_pixels),
         cmocka_unit_test(ranks_over_gpus_keep_stage_21s_pixels),
+        cmocka_unit_test(big_scenes_over_gpus_keep_stage_33s_pixels),
         cmocka_unit_test(only_stages_that_change_the_arithmetic_state_a_bound),
     };
     return cmocka_run_group_tests_name("stages on the GPU", tests, setup, teardown);

@@ -1,49 +1,23 @@
-/* The tree's build and its memory on the GPU: the hooks build_tree, allocate_tree, free_tree. */
+/* The tree's build and its memory on the GPU: the hooks build_tree, allocate_tree, free_tree, on
+ * the frame's scene and build buffers, with the stage's build (build_launches.cuh). */
 
 /* The hierarchy, built on the GPU every frame (an interactive renderer's spheres move) on the
  * default stream, which the bands' streams wait for, and timed as the build phase up to the
- * moment the GPU has finished it: five passes. */
+ * moment the GPU has finished it. */
 static void build_tree(const struct frame_resources *frame, struct report *report)
 {
     double start = timer_now_us();
-    const int n = frame->sphere_count, threads = 256;
-    const struct build_buffers *b = &frame->build;
-    sort_spheres(frame);
-    if (n > 1) {
-        CUDA_CHECK(cudaMemsetAsync(b->arrivals, 0, (size_t)(n - 1) * sizeof(unsigned int), 0));
-        karras_kernel<<<(n - 1 + threads - 1) / threads, threads>>>(
-            b->sorted_codes, n, (Node *)frame->scene.nodes, b->node_parent, b->leaf_parent);
-        CUDA_CHECK_LAUNCH("karras_kernel");
-        fit_kernel<<<(n + threads - 1) / threads, threads>>>(frame->scene, (Node *)frame->scene.nodes,
-                                                            b->node_parent, b->leaf_parent,
-                                                            b->arrivals, n);
-        CUDA_CHECK_LAUNCH("fit_kernel");
-    }
+    launch_build(&frame->scene, &frame->build, frame->sphere_count);
     CUDA_CHECK(cudaStreamSynchronize(0));
     report_phase_since(report, PHASE_BUILD, start);
 }
 
-/* The tree: n - 1 inner nodes (at least one allocated), and the build's buffers. */
 static void allocate_tree(struct frame_resources *frame, const struct scene *scene)
 {
-    const size_t n = (size_t)scene->sphere_count;
-    frame->scene.root = scene->sphere_count > 1 ? 0 : ~0;
-    CUDA_CHECK(cudaMalloc((void **)&frame->scene.nodes, n * sizeof(Node)));
-    CUDA_CHECK(cudaMalloc((void **)&frame->scene.order, n * sizeof(int)));
-    struct build_buffers *b = &frame->build;
-    allocate_sort(frame, n);
-    CUDA_CHECK(cudaMalloc((void **)&b->node_parent, n * sizeof(int)));
-    CUDA_CHECK(cudaMalloc((void **)&b->leaf_parent, n * sizeof(int)));
-    CUDA_CHECK(cudaMalloc((void **)&b->arrivals, n * sizeof(unsigned int)));
-    allocate_sort_scratch(frame, scene->sphere_count);
+    allocate_build(&frame->scene, &frame->build, scene->sphere_count);
 }
 
 static void free_tree(const struct frame_resources *frame)
 {
-    CUDA_CHECK(cudaFree((void *)frame->scene.nodes));
-    CUDA_CHECK(cudaFree((void *)frame->scene.order));
-    free_sort(frame);
-    CUDA_CHECK(cudaFree(frame->build.node_parent));
-    CUDA_CHECK(cudaFree(frame->build.leaf_parent));
-    CUDA_CHECK(cudaFree(frame->build.arrivals));
+    free_build(&frame->scene, &frame->build);
 }

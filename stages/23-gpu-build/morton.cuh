@@ -78,52 +78,51 @@ __global__ void morton_kernel(const float4 *geometry, int n, const unsigned int 
     indices[i] = i;
 }
 
-/* The sort's launches on the default stream (the centres' box from the extremes, the codes, CUB's
- * radix sort of them, which carries the spheres' indices into scene.order), and its buffers: the
- * box, the codes and indices before and after the sort, and CUB's scratch, asked for last. */
-static void sort_spheres(const struct frame_resources *frame)
+/* The sort's launches on the current GPU's default stream (the centres' box from the extremes, the
+ * codes, CUB's radix sort of them, which carries the spheres' indices into scene->order), and its
+ * buffers: the box, the codes and indices before and after the sort, and CUB's scratch, asked for
+ * last. Each takes the scene's device arrays and the build's buffers it works on, not a frame:
+ * a frame over several GPUs holds one of each a GPU. */
+static void sort_spheres(const Scene *scene, const struct build_buffers *b, int n)
 {
-    const int n = frame->sphere_count, threads = 256;
-    const struct build_buffers *b = &frame->build;
+    const int threads = 256;
     const unsigned int extremes[6] = {0xffffffffu, 0xffffffffu, 0xffffffffu, 0u, 0u, 0u};
     CUDA_CHECK(cudaMemcpyAsync(b->bounds, extremes, sizeof extremes, cudaMemcpyHostToDevice, 0));
-    centre_box_kernel<<<min((n + threads - 1) / threads, 1024), threads>>>(frame->scene.geometry, n,
+    centre_box_kernel<<<min((n + threads - 1) / threads, 1024), threads>>>(scene->geometry, n,
                                                                           b->bounds);
     CUDA_CHECK_LAUNCH("centre_box_kernel");
-    morton_kernel<<<(n + threads - 1) / threads, threads>>>(frame->scene.geometry, n, b->bounds,
+    morton_kernel<<<(n + threads - 1) / threads, threads>>>(scene->geometry, n, b->bounds,
                                                            b->codes, b->indices);
     CUDA_CHECK_LAUNCH("morton_kernel");
     size_t scratch_bytes = b->sort_scratch_bytes;
     CUDA_CHECK(cub::DeviceRadixSort::SortPairs(b->sort_scratch, scratch_bytes, b->codes,
-                                               b->sorted_codes, b->indices, (int *)frame->scene.order,
+                                               b->sorted_codes, b->indices, (int *)scene->order,
                                                n, 0, 63));
     CUDA_CHECK_LAUNCH("cub::DeviceRadixSort::SortPairs");
 }
 
-static void allocate_sort(struct frame_resources *frame, size_t n)
+static void allocate_sort(struct build_buffers *b, size_t n)
 {
-    struct build_buffers *b = &frame->build;
     CUDA_CHECK(cudaMalloc((void **)&b->bounds, 6 * sizeof(unsigned int)));
     CUDA_CHECK(cudaMalloc((void **)&b->codes, n * sizeof(unsigned long long)));
     CUDA_CHECK(cudaMalloc((void **)&b->sorted_codes, n * sizeof(unsigned long long)));
     CUDA_CHECK(cudaMalloc((void **)&b->indices, n * sizeof(int)));
 }
 
-static void allocate_sort_scratch(struct frame_resources *frame, int n)
+static void allocate_sort_scratch(struct build_buffers *b, const Scene *scene, int n)
 {
-    struct build_buffers *b = &frame->build;
     b->sort_scratch = NULL;
     CUDA_CHECK(cub::DeviceRadixSort::SortPairs(NULL, b->sort_scratch_bytes, b->codes, b->sorted_codes,
-                                               b->indices, (int *)frame->scene.order,
+                                               b->indices, (int *)scene->order,
                                                n, 0, 63));
     CUDA_CHECK(cudaMalloc(&b->sort_scratch, b->sort_scratch_bytes));
 }
 
-static void free_sort(const struct frame_resources *frame)
+static void free_sort(const struct build_buffers *b)
 {
-    CUDA_CHECK(cudaFree(frame->build.bounds));
-    CUDA_CHECK(cudaFree(frame->build.codes));
-    CUDA_CHECK(cudaFree(frame->build.sorted_codes));
-    CUDA_CHECK(cudaFree(frame->build.indices));
-    CUDA_CHECK(cudaFree(frame->build.sort_scratch));
+    CUDA_CHECK(cudaFree(b->bounds));
+    CUDA_CHECK(cudaFree(b->codes));
+    CUDA_CHECK(cudaFree(b->sorted_codes));
+    CUDA_CHECK(cudaFree(b->indices));
+    CUDA_CHECK(cudaFree(b->sort_scratch));
 }

@@ -41,6 +41,7 @@
 #include "../22-bvh-traversal/render_kernel.cuh"
 #include "../22-bvh-traversal/frame.cuh"
 #include "morton.cuh"
+#include "build_launches.cuh"
 #include "build_tree.cuh"
 #include "tree_on_host.cuh"
 #include "../15-copy-stream/bands.cuh"

@@ -38,6 +38,7 @@
 #include "../22-bvh-traversal/render_kernel.cuh"
 #include "../22-bvh-traversal/frame.cuh"
 #include "../23-gpu-build/morton.cuh"
+#include "../23-gpu-build/build_launches.cuh"
 #include "../23-gpu-build/build_tree.cuh"
 #include "../23-gpu-build/tree_on_host.cuh"
 #include "../15-copy-stream/bands.cuh"

@@ -8,7 +8,7 @@ static void build_tree(const struct frame_resources *frame, struct report *repor
     double start = timer_now_us();
     const int n = frame->sphere_count, threads = 256;
     const struct build_buffers *b = &frame->build;
-    sort_spheres(frame);
+    sort_spheres(&frame->scene, b, n);
     leaf_views_kernel<<<(n + threads - 1) / threads, threads>>>(
         frame->scene.geometry, frame->scene.from_camera, frame->scene.order,
         (float4 *)frame->scene.leaf_geometry, (float4 *)frame->scene.leaf_from_camera, n);
@@ -37,11 +37,11 @@ static void allocate_tree(struct frame_resources *frame, const struct scene *sce
     CUDA_CHECK(cudaMalloc((void **)&frame->scene.leaf_geometry, n * sizeof(float4)));
     CUDA_CHECK(cudaMalloc((void **)&frame->scene.leaf_from_camera, n * sizeof(float4)));
     struct build_buffers *b = &frame->build;
-    allocate_sort(frame, n);
+    allocate_sort(b, n);
     CUDA_CHECK(cudaMalloc((void **)&b->node_parent, n * sizeof(int)));
     CUDA_CHECK(cudaMalloc((void **)&b->leaf_parent, n * sizeof(int)));
     CUDA_CHECK(cudaMalloc((void **)&b->arrivals, n * sizeof(unsigned int)));
-    allocate_sort_scratch(frame, scene->sphere_count);
+    allocate_sort_scratch(b, &frame->scene, scene->sphere_count);
 }
 
 static void free_tree(const struct frame_resources *frame)
@@ -50,7 +50,7 @@ static void free_tree(const struct frame_resources *frame)
     CUDA_CHECK(cudaFree((void *)frame->scene.order));
     CUDA_CHECK(cudaFree((void *)frame->scene.leaf_geometry));
     CUDA_CHECK(cudaFree((void *)frame->scene.leaf_from_camera));
-    free_sort(frame);
+    free_sort(&frame->build);
     CUDA_CHECK(cudaFree(frame->build.node_parent));
     CUDA_CHECK(cudaFree(frame->build.leaf_parent));
     CUDA_CHECK(cudaFree(frame->build.arrivals));

@@ -11,7 +11,7 @@ static void build_tree(const struct frame_resources *frame, struct report *repor
     const struct build_buffers *b = &frame->build;
     /* Every frame starts with an empty shadow cache (all bytes 0xff: -1), as the first did. */
     CUDA_CHECK(cudaMemsetAsync(frame->scene.last_blocker, 0xff, (size_t)n * sizeof(int), 0));
-    sort_spheres(frame);
+    sort_spheres(&frame->scene, b, n);
     leaf_kernel<<<(n + threads - 1) / threads, threads>>>(
         frame->scene.spheres, frame->scene.geometry, frame->scene.from_camera, frame->scene.order,
         (float4 *)frame->scene.leaf_geometry, (float4 *)frame->scene.leaf_from_camera,
@@ -66,7 +66,7 @@ static void allocate_tree(struct frame_resources *frame, const struct scene *sce
     CUDA_CHECK(cudaMalloc((void **)&frame->scene.leaf_from_camera, n * sizeof(float4)));
     CUDA_CHECK(cudaMalloc((void **)&frame->scene.last_blocker, n * sizeof(int)));
     struct build_buffers *b = &frame->build;
-    allocate_sort(frame, n);
+    allocate_sort(b, n);
     CUDA_CHECK(cudaMalloc((void **)&b->clusters[0], n * sizeof(Cluster)));
     CUDA_CHECK(cudaMalloc((void **)&b->clusters[1], n * sizeof(Cluster)));
     /* CUB's compaction loads whole tiles, the slots past the count too (it keeps none of them):
@@ -78,7 +78,7 @@ static void allocate_tree(struct frame_resources *frame, const struct scene *sce
     CUDA_CHECK(cudaMalloc((void **)&b->keep, n));
     CUDA_CHECK(cudaMalloc((void **)&b->count, sizeof(int)));
     CUDA_CHECK(cudaMalloc((void **)&b->merges, sizeof(unsigned int)));
-    allocate_sort_scratch(frame, scene->sphere_count);
+    allocate_sort_scratch(b, &frame->scene, scene->sphere_count);
     b->select_scratch = NULL;
     CUDA_CHECK(cub::DeviceSelect::Flagged(NULL, b->select_scratch_bytes, b->clusters[0], b->keep,
                                           b->clusters[1], b->count, scene->sphere_count));
@@ -92,7 +92,7 @@ static void free_tree(const struct frame_resources *frame)
     CUDA_CHECK(cudaFree((void *)frame->scene.leaf_geometry));
     CUDA_CHECK(cudaFree((void *)frame->scene.leaf_from_camera));
     CUDA_CHECK(cudaFree(frame->scene.last_blocker));
-    free_sort(frame);
+    free_sort(&frame->build);
     CUDA_CHECK(cudaFree(frame->build.clusters[0]));
     CUDA_CHECK(cudaFree(frame->build.clusters[1]));
     CUDA_CHECK(cudaFree(frame->build.nearest));

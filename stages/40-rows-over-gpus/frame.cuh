@@ -37,29 +37,13 @@ struct frame_resources {
     struct gpu_slice gpus[MAX_GPUS];
 };
 
-/* A GPU's rows, first_row .. end_row - 1 (at least one), cut into bands as stage 21 cut the frame:
- * at most BAND_COUNT bands of band_rows rows, the last one shorter where they do not divide. */
-static void set_slice_rows(struct gpu_slice *gpu, int first_row, int end_row)
+/* The rows a boundary between two GPUs' slices moves by when the split is balanced (41's
+ * split.cuh): whole tile rows, so that no tile is binned by two GPUs, where the image has a tile
+ * row for every GPU; single rows where it has fewer. Inline: the stages that keep their split
+ * (40, 42) do not call it. */
+static inline int split_unit(const struct frame_resources *frame)
 {
-    gpu->first_row = first_row;
-    gpu->end_row = end_row;
-    const int rows = end_row - first_row;
-    gpu->band_rows = (rows + BAND_COUNT - 1) / BAND_COUNT;
-    gpu->bands = (rows + gpu->band_rows - 1) / gpu->band_rows;
-}
-
-/* The first frame's rows over the GPUs: GPU g (device first_device + g) renders the rows from
- * height * g / gpu_count up to height * (g + 1) / gpu_count, as even as whole rows allow
- * (gpu_count at most height: every GPU has a row): with one GPU, stage 21's bands. */
-static void split_rows(struct frame_resources *frame, int first_device, int gpu_count, int height)
-{
-    frame->gpu_count = gpu_count;
-    for (int g = 0; g < gpu_count; g++) {
-        struct gpu_slice *gpu = &frame->gpus[g];
-        gpu->device = first_device + g;
-        set_slice_rows(gpu, (int)((long long)height * g / gpu_count),
-                       (int)((long long)height * (g + 1) / gpu_count));
-    }
+    return frame->tiles_y >= frame->gpu_count ? TILE_SIZE : 1;
 }
 
 /* What the frame takes from the scene, and what the stage works out from it for the light and the

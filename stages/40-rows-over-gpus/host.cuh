@@ -7,14 +7,16 @@
  * read or write is pinned for all of them (portable). The parts it asks of a stage, defined
  * before this one:
  *   frame.cuh       struct frame_resources, the frame split into a struct gpu_slice a GPU;
- *                   split_rows() (which GPU renders which rows), prepare_frame(),
- *                   allocate_frame() and free_frame() (every GPU's allocations and frees)
+ *                   prepare_frame(), allocate_frame() and free_frame() (every GPU's
+ *                   allocations and frees)
+ *   rows.cuh        split_rows(): which GPU renders which rows in the first frame
  *   bands.cuh       launch_bands() and wait_for_copies(), over every GPU
  *   upload.cuh      upload_scene() to every GPU, wait_for_uploads(); prepare_upload() and
  *                   free_upload()
  *   split.cuh       balance_rows(): the split of the rows before each frame after the first
  *   split_report.cuh  report_split(): the split and the GPUs' spans of the last frame
- *   build_tree.cuh  build_tree_on_host(), build_tree(), steady_report(), as in stage 13 */
+ *   build_tree.cuh  build_tree_on_host(), build_tree(), steady_report(), as in stage 13 (a
+ *                   stage whose tree is built on the GPU builds one on every GPU) */
 #include "runtime/host_pages.h"
 
 extern "C" void stage_render(struct render_job *job)

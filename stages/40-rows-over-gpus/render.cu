@@ -40,6 +40,7 @@
 #include "setup.cuh"
 #include "../21-persistent-rows/kernel.cuh"
 #include "frame.cuh"
+#include "rows.cuh"
 #include "../13-steady-state/build_tree.cuh"
 #include "bands.cuh"
 #include "upload.cuh"

@@ -38,6 +38,7 @@
 #include "../40-rows-over-gpus/setup.cuh"
 #include "../21-persistent-rows/kernel.cuh"
 #include "../40-rows-over-gpus/frame.cuh"
+#include "../40-rows-over-gpus/rows.cuh"
 #include "../13-steady-state/build_tree.cuh"
 #include "../40-rows-over-gpus/bands.cuh"
 #include "../40-rows-over-gpus/upload.cuh"

@@ -7,8 +7,9 @@
  * its copies, its copies where they take longer than its kernels. The prediction takes the cost
  * of a row as uniform within each slice of the last frame (the slice's time over its rows), and
  * puts boundary k where the cost of the rows above it reaches k / N of the whole frame's, rounded
- * to whole tile rows, at least one a GPU: no tile is binned by two GPUs. An image of fewer tile
- * rows than GPUs is split in whole rows instead. Which GPU renders a row changes no bit of it. */
+ * to the frame's unit of rows (split_unit, frame.cuh: here whole tile rows, so that no tile is
+ * binned by two GPUs; single rows in an image of fewer tile rows than GPUs), at least one unit a
+ * GPU. Which GPU renders a row changes no bit of it. */
 
 /* The split as a list of boundaries: GPU g renders rows bounds[g] .. bounds[g + 1] - 1, bounds[0]
  * = 0 and bounds[gpu_count] = height, each GPU at least one row; spans[g] is GPU g's time over
@@ -78,8 +79,7 @@ static void balance_rows(struct frame_resources *frame)
     }
     CUDA_CHECK(cudaSetDevice(frame->gpus[0].device));
     bounds[gpu_count] = frame->gpus[gpu_count - 1].end_row;
-    const int unit = frame->tiles_y >= gpu_count ? TILE_SIZE : 1;
-    balanced_bounds(gpu_count, bounds, spans, unit, balanced);
+    balanced_bounds(gpu_count, bounds, spans, split_unit(frame), balanced);
     for (int g = 0; g < gpu_count; g++) {
         set_slice_rows(&frame->gpus[g], balanced[g], balanced[g + 1]);
     }

@@ -1,18 +1,17 @@
-/* The tree's build and its memory on the GPU: the hooks build_tree, allocate_tree, free_tree. */
+/* The clustered build on the current GPU, from the scene's device arrays into its tree, with the
+ * build's buffers: its launches (launch_build), its memory (allocate_build, free_build). They take
+ * the scene and the buffers, not a frame, so that a frame over several GPUs builds one tree on
+ * each (stage 43); 23's build_tree.cuh hooks them into the frame. */
 
-/* The hierarchy, built on the GPU every frame (an interactive renderer's spheres move): the sort
- * and rounds of clustering on the default stream, which the bands' streams wait for; timed as
- * the build phase, up to the moment the GPU has finished it. */
-static void build_tree(const struct frame_resources *frame, struct report *report)
+/* The sort and rounds of clustering on the default stream; returns once the last round is
+ * launched (the count reads between rounds wait for the GPU; the last launch does not). */
+static void launch_build(const Scene *scene, const struct build_buffers *b, int n)
 {
-    double start = timer_now_us();
-    const int n = frame->sphere_count, threads = 256;
-    const struct build_buffers *b = &frame->build;
-    sort_spheres(frame);
+    const int threads = 256;
+    sort_spheres(scene, b, n);
     leaf_kernel<<<(n + threads - 1) / threads, threads>>>(
-        frame->scene.spheres, frame->scene.geometry, frame->scene.from_camera, frame->scene.order,
-        (float4 *)frame->scene.leaf_geometry, (float4 *)frame->scene.leaf_from_camera,
-        b->clusters[0], n);
+        scene->spheres, scene->geometry, scene->from_camera, scene->order,
+        (float4 *)scene->leaf_geometry, (float4 *)scene->leaf_from_camera, b->clusters[0], n);
     CUDA_CHECK_LAUNCH("leaf_kernel");
     /* Rounds of merging until one cluster is left: over the whole GPU while many are left, the
      * launches sized by upper, the count the host last read (the count only falls; the kernels
@@ -24,7 +23,7 @@ static void build_tree(const struct frame_resources *frame, struct report *repor
     while (upper > 1) {
         if (upper <= FINISH_CLUSTERS) {
             finish_kernel<<<1, FINISH_THREADS>>>(clusters, survivors, b->nearest, b->count,
-                                                 (Node *)frame->scene.nodes, b->merges, n);
+                                                 (Node *)scene->nodes, b->merges, n);
             CUDA_CHECK_LAUNCH("finish_kernel");
             break;
         }
@@ -33,7 +32,7 @@ static void build_tree(const struct frame_resources *frame, struct report *repor
             nearest_kernel<<<blocks, threads>>>(clusters, b->count, b->nearest);
             CUDA_CHECK_LAUNCH("nearest_kernel");
             merge_kernel<<<blocks, threads>>>(clusters, b->nearest, b->count,
-                                              (Node *)frame->scene.nodes, b->merges, b->keep,
+                                              (Node *)scene->nodes, b->merges, b->keep,
                                               upper, n);
             CUDA_CHECK_LAUNCH("merge_kernel");
             size_t select_bytes = b->select_scratch_bytes;
@@ -46,22 +45,19 @@ static void build_tree(const struct frame_resources *frame, struct report *repor
         }
         CUDA_CHECK(cudaMemcpy(&upper, b->count, sizeof upper, cudaMemcpyDeviceToHost));
     }
-    CUDA_CHECK(cudaStreamSynchronize(0));
-    report_phase_since(report, PHASE_BUILD, start);
 }
 
 /* The tree: n - 1 inner nodes (at least one allocated), and the build's buffers. */
-static void allocate_tree(struct frame_resources *frame, const struct scene *scene)
+static void allocate_build(Scene *scene, struct build_buffers *b, int sphere_count)
 {
-    const size_t n = (size_t)scene->sphere_count;
-    frame->scene.root = scene->sphere_count > 1 ? 0 : ~0;
-    frame->scene.sphere_count = scene->sphere_count;
-    CUDA_CHECK(cudaMalloc((void **)&frame->scene.nodes, n * sizeof(Node)));
-    CUDA_CHECK(cudaMalloc((void **)&frame->scene.order, n * sizeof(int)));
-    CUDA_CHECK(cudaMalloc((void **)&frame->scene.leaf_geometry, n * sizeof(float4)));
-    CUDA_CHECK(cudaMalloc((void **)&frame->scene.leaf_from_camera, n * sizeof(float4)));
-    struct build_buffers *b = &frame->build;
-    allocate_sort(frame, n);
+    const size_t n = (size_t)sphere_count;
+    scene->root = sphere_count > 1 ? 0 : ~0;
+    scene->sphere_count = sphere_count;
+    CUDA_CHECK(cudaMalloc((void **)&scene->nodes, n * sizeof(Node)));
+    CUDA_CHECK(cudaMalloc((void **)&scene->order, n * sizeof(int)));
+    CUDA_CHECK(cudaMalloc((void **)&scene->leaf_geometry, n * sizeof(float4)));
+    CUDA_CHECK(cudaMalloc((void **)&scene->leaf_from_camera, n * sizeof(float4)));
+    allocate_sort(b, n);
     CUDA_CHECK(cudaMalloc((void **)&b->clusters[0], n * sizeof(Cluster)));
     CUDA_CHECK(cudaMalloc((void **)&b->clusters[1], n * sizeof(Cluster)));
     /* CUB's compaction loads whole tiles, the slots past the count too (it keeps none of them):
@@ -73,25 +69,25 @@ static void allocate_tree(struct frame_resources *frame, const struct scene *sce
     CUDA_CHECK(cudaMalloc((void **)&b->keep, n));
     CUDA_CHECK(cudaMalloc((void **)&b->count, sizeof(int)));
     CUDA_CHECK(cudaMalloc((void **)&b->merges, sizeof(unsigned int)));
-    allocate_sort_scratch(frame, scene->sphere_count);
+    allocate_sort_scratch(b, scene, sphere_count);
     b->select_scratch = NULL;
     CUDA_CHECK(cub::DeviceSelect::Flagged(NULL, b->select_scratch_bytes, b->clusters[0], b->keep,
-                                          b->clusters[1], b->count, scene->sphere_count));
+                                          b->clusters[1], b->count, sphere_count));
     CUDA_CHECK(cudaMalloc(&b->select_scratch, b->select_scratch_bytes));
 }
 
-static void free_tree(const struct frame_resources *frame)
+static void free_build(const Scene *scene, const struct build_buffers *b)
 {
-    CUDA_CHECK(cudaFree((void *)frame->scene.nodes));
-    CUDA_CHECK(cudaFree((void *)frame->scene.order));
-    CUDA_CHECK(cudaFree((void *)frame->scene.leaf_geometry));
-    CUDA_CHECK(cudaFree((void *)frame->scene.leaf_from_camera));
-    free_sort(frame);
-    CUDA_CHECK(cudaFree(frame->build.clusters[0]));
-    CUDA_CHECK(cudaFree(frame->build.clusters[1]));
-    CUDA_CHECK(cudaFree(frame->build.nearest));
-    CUDA_CHECK(cudaFree(frame->build.keep));
-    CUDA_CHECK(cudaFree(frame->build.count));
-    CUDA_CHECK(cudaFree(frame->build.merges));
-    CUDA_CHECK(cudaFree(frame->build.select_scratch));
+    CUDA_CHECK(cudaFree((void *)scene->nodes));
+    CUDA_CHECK(cudaFree((void *)scene->order));
+    CUDA_CHECK(cudaFree((void *)scene->leaf_geometry));
+    CUDA_CHECK(cudaFree((void *)scene->leaf_from_camera));
+    free_sort(b);
+    CUDA_CHECK(cudaFree(b->clusters[0]));
+    CUDA_CHECK(cudaFree(b->clusters[1]));
+    CUDA_CHECK(cudaFree(b->nearest));
+    CUDA_CHECK(cudaFree(b->keep));
+    CUDA_CHECK(cudaFree(b->count));
+    CUDA_CHECK(cudaFree(b->merges));
+    CUDA_CHECK(cudaFree(b->select_scratch));
 }
