@@ -65,10 +65,11 @@ echo "sanitizer $(el) s"
 csv() { awk -F, -v m="$1" '$9 == m {v = $10} END {print v}' "$2"; }
 M="steady_frame steady_frame_min build kernel_events kernel_events_fastest kernel_events_last_frame kernel_events_last_frame_fastest copies_events_last_frame copies_events_last_frame_fastest rows_first_gpu kernel device_to_host total"
 row() { local r="" m; for m in $M; do r="$r,$(csv $m $1)"; done; echo "${r#,}"; }
-configs="33:build/$A"; for g in $(seq 1 $N); do configs="$configs 43-gpus$g:build/$B --gpus $g"; done
+configs=("33:build/$A"); for g in $(seq 1 $N); do configs+=("43-gpus$g:build/$B --gpus $g"); done
+[ $N -gt 1 ] && configs+=("43-device1:build/$B --gpus 1 --device 1")
 { echo "config,scene,run,frames,gpus,${M// /,}"
-  for run in $(seq "${RUNS:-3}"); do for scene in scenes/benchmark.scene $s/random-100k.scene $s/clustered-100k.scene; do
-    for config in $configs; do
+  for run in $(seq "${RUNS:-3}"); do for scene in ${TIMED_SCENES:-scenes/benchmark.scene $s/random-100k.scene $s/clustered-100k.scene}; do
+    for config in "${configs[@]}"; do
       name=${config%%:*} cmd=${config#*:}
       timeout 200 $cmd --scene $scene --frames 20 --csv >$L/run.csv 2>$L/run.err || { echo "$name $scene FAILED: $(head -1 $L/run.err)" >&2; continue; }
       echo "$name,$(basename $scene .scene),$run,20,$(csv gpus $L/run.csv),$(row $L/run.csv)"
