@@ -7,7 +7,10 @@
  * move from frame to frame (41's split.cuh) without a new allocation. */
 
 #define BAND_COUNT 16  /* bands of each GPU's rows, each its own kernel launch and copy */
-#define STREAM_COUNT 4 /* a GPU's band b goes to its stream b % STREAM_COUNT */
+/* A GPU's band b goes to its stream b % STREAM_COUNT: eight streams, not stage 33's four. A GPU's
+ * bands hold its share of the rows (half of stage 33's bands on two GPUs), and a band's walk ends
+ * in a tail, its slowest blocks running on an otherwise idle GPU; more bands at once fill it. */
+#define STREAM_COUNT 8
 #define MAX_GPUS OPTIONS_MAX_GPUS
 
 /* One GPU's share of the frame: its rows, and everything it renders them with. */

@@ -13,7 +13,9 @@
  * them for the first frame, and re-split before each frame after it from every GPU's span of the
  * frame before, as stage 41 does, on whole rows of warp tiles: rows near the camera's horizon
  * and in dense parts of the scene cost more than others, and halves of equal rows do not end
- * together. One host thread drives all of them (stage 40's host half and bands).
+ * together. One host thread drives all of them (stage 40's host half and bands). A GPU's bands
+ * are its share of the rows cut into 16, smaller than stage 33's; each band's walk ends in a tail
+ * of its slowest blocks, so each GPU runs eight bands at once where stage 33 ran four.
  * Written for any number of GPUs; with one (--gpus 1), stage 33's frame.
  *
  * The image keeps its bits: every GPU builds the same tree from the same spheres (the build's
