@@ -391,6 +391,61 @@ static void tiled_stages_render_the_same_image_with_any_tile_count(void **state)
     assert_int_equal(failures, 0);
 }
 
+/* A stage that splits its samples over GPUs (--gpus N in its --help: p20) renders the CPU
+ * reference's image with --gpus 1 and with every GPU of this machine (the default), also with
+ * fewer samples than GPUs (it uses no more GPUs than samples) and with samples the GPUs do not
+ * divide; it reports the GPUs it used and its GPUs' spans, the slowest the longest. */
+static void stages_over_gpus_render_the_reference_image(void **state)
+{
+    (void)state;
+    SKIP_WITHOUT_GPU();
+    const int width = 40, height = 24;
+    const int samples[] = {1, 3, 7};
+    const char *gpus[] = {"--gpus 1", ""};
+    enum { SAMPLE_CHOICES = sizeof samples / sizeof *samples, GPU_CHOICES = sizeof gpus / sizeof *gpus };
+    char extra[SAMPLE_CHOICES][GPU_CHOICES][64];
+    int split[MAX_STAGES], first_run[MAX_STAGES];
+    struct batch runs;
+    batch_begin(&runs, folder, "gpus");
+    for (int k = 0; k < stage_count; ++k) {
+        split[k] = strstr(batch_result(&helps, k)->out, "--gpus N") != NULL;
+        first_run[k] = runs.count;
+        for (int n = 0; split[k] && n < SAMPLE_CHOICES; ++n)
+            for (int c = 0; c < GPU_CHOICES; ++c) {
+                snprintf(extra[n][c], sizeof extra[n][c], "--samples %d --size 40x24 %s", samples[n], gpus[c]);
+                add_stage_run(&runs, k, QUICK_SCENE, extra[n][c]);
+            }
+    }
+    batch_run(&runs);
+    int failures = 0, splitting = 0;
+    for (int k = 0; k < stage_count; ++k) {
+        if (!split[k])
+            continue;
+        ++splitting;
+        int e = stage_estimators[k];
+        for (int n = 0; n < SAMPLE_CHOICES; ++n) {
+            double rays;
+            struct image expected = reference_image(QUICK_SCENE, width, height, samples[n], e, &rays);
+            for (int c = 0; c < GPU_CHOICES; ++c) {
+                struct image image;
+                struct command_result *r =
+                    stage_run(&runs, first_run[k] + n * GPU_CHOICES + c, k, extra[n][c], &image);
+                const double used = csv_metric(r->out, "gpus");
+                long long differing = differing_pixels(stage_name(stage_paths[k]), &expected, &image);
+                print_message("# %s %s: %.0f GPUs, %lld pixels differ\n", stage_name(stage_paths[k]),
+                              extra[n][c], used, differing);
+                failures += differing != 0 || used < 1 || used > samples[n] || (c == 0 && used != 1) ||
+                            csv_metric(r->out, "render_events_fastest") > csv_metric(r->out, "render_events") ||
+                            csv_metric(r->out, "render_events") > csv_metric(r->out, "kernel_events");
+                image_free(&image);
+            }
+            image_free(&expected);
+        }
+    }
+    print_message("# %d stage(s) split their samples over GPUs\n", splitting);
+    assert_int_equal(failures, 0);
+}
+
 /* Whether the stage has a kernel benchmark (build/<stage>-bench): only the stages with a kernel
  * per segment (p01-p07a) do; the others trace whole paths in one kernel, or, p07b, extend a path
  * by a segment in one kernel, intersection and scatter together. */
@@ -452,6 +507,7 @@ int main(void)
         cmocka_unit_test(reports_tell_where_samples_are_accumulated),
         cmocka_unit_test(samples_and_size_override_the_scene),
         cmocka_unit_test(tiled_stages_render_the_same_image_with_any_tile_count),
+        cmocka_unit_test(stages_over_gpus_render_the_reference_image),
         cmocka_unit_test(every_stage_lists_samples_and_record),
     };
     return cmocka_run_group_tests_name("path-tracing stages on the GPU", tests, setup, teardown);

@@ -31,6 +31,9 @@ struct pt_render_job {
     const char *record_dir;   /* --record: NULL, or where frame 0's state is saved */
     int record_segment;       /* ... before this segment's intersection */
     int tiles;                /* --tiles N: N x N tiles; 1 without it */
+    int device;               /* --device: the GPU, or the first of a stage's GPUs */
+    int gpus;                 /* --gpus: the GPUs device .. device + gpus - 1; 0 when not given
+                                 (every GPU from device on); read only by stages that take it */
 };
 
 /* Renders job->samples frames, timing each phase into job->report, and calls

@@ -82,6 +82,8 @@ struct track_run *track_prepare(const struct options *options, struct report *re
     job->record_dir = options->record_dir;
     job->record_segment = options->record_segment >= 0 ? options->record_segment : 1;
     job->tiles = options->tiles ? options->tiles : 1;
+    job->device = options->device;
+    job->gpus = options->gpus;
 
     if (check_job(job, options->scene_path, error, error_size)) {
         pt_scene_free(scene);

@@ -51,7 +51,7 @@ enum usage_default {
     DEFAULT_RAYS,   /* the stage's --rays-per-thread */
 };
 
-enum manifest_track { NO_MANIFEST, MANIFEST_MAIN, MANIFEST_PT };
+enum manifest_track { NO_MANIFEST, MANIFEST_MAIN, MANIFEST_PT, MANIFEST_BOTH };
 
 struct option_row {
     const char *name;
@@ -102,9 +102,10 @@ static const struct option_row option_rows[] = {
               "(default 1)"},
     {.name = "--gpus", .value = "N", .set = "--gpus", .kind = COUNT, .field = FIELD(gpus),
      .min = 1, .max = OPTIONS_MAX_GPUS, .home = GPU_STAGES,
-     .note = " (it renders on one GPU, --device)", .manifest = MANIFEST_MAIN,
-     .usage = "split each frame's rows over N GPUs: --device and the N - 1\n"
-              "after it, {min} to {max} (default: every GPU from --device on)"},
+     .note = " (it renders on one GPU, --device)", .manifest = MANIFEST_BOTH,
+     .usage = "split each frame over N GPUs (its rows; a path tracer's, its\n"
+              "samples): --device and the N - 1 after it, {min} to {max}\n"
+              "(default: every GPU from --device on)"},
     {.name = "--rendezvous", .value = "FILE", .set = "--rendezvous", .kind = TEXT,
      .field = FIELD(rendezvous), .home = GPU_STAGES,
      .note = " (it runs as one process, not one a GPU)", .manifest = MANIFEST_MAIN,
