@@ -16,7 +16,8 @@
  *   split.cuh       balance_rows(): the split of the rows before each frame after the first
  *   split_report.cuh  report_split(): the split and the GPUs' spans of the last frame
  *   build_tree.cuh  build_tree_on_host(), build_tree(), steady_report(), as in stage 13 (a
- *                   stage whose tree is built on the GPU builds one on every GPU) */
+ *                   stage whose tree is built on the GPU builds one on every GPU; its
+ *                   steady_report() may sit in its frame.cuh, as stage 22's does) */
 #include "runtime/host_pages.h"
 
 extern "C" void stage_render(struct render_job *job)

@@ -41,9 +41,11 @@ struct frame_resources {
 };
 
 /* The rows a boundary between two GPUs' slices moves by when the split is balanced (41's
- * split.cuh): whole rows of warp tiles (TILE_HEIGHT, 30's render_kernel.cuh; the last may be
- * short), so that no warp's tile is cut between two GPUs, where the image has such a row for
- * every GPU; single rows where it has fewer. */
+ * split.cuh). Stage 41 moved them by the tiles its setup bins; this stage bins nothing, and any
+ * row would do: the unit is a warp tile's height (TILE_HEIGHT, 30's render_kernel.cuh), single
+ * rows where the image has fewer such rows than GPUs. It keeps no tile whole: a warp's tile is
+ * laid out from its band's first row, and a band whose rows are not a multiple of four ends in a
+ * short one, on one GPU as on several. */
 static inline int split_unit(const struct frame_resources *frame)
 {
     const int height = frame->gpus[frame->gpu_count - 1].end_row;

@@ -11,16 +11,16 @@
  * its image-plane tables, streams, events and bands, and a device frame from which it copies its
  * bands into its own rows of the one pinned host frame. The rows are split as stage 40 split
  * them for the first frame, and re-split before each frame after it from every GPU's span of the
- * frame before, as stage 41 does, on whole rows of warp tiles: rows near the camera's horizon
- * and in dense parts of the scene cost more than others, and halves of equal rows do not end
+ * frame before, as stage 41 does: rows do not cost the same, and halves of equal rows do not end
  * together. One host thread drives all of them (stage 40's host half and bands). A GPU's bands
  * are its share of the rows cut into 16, smaller than stage 33's; each band's walk ends in a tail
  * of its slowest blocks, so each GPU runs eight bands at once where stage 33 ran four.
  * Written for any number of GPUs; with one (--gpus 1), stage 33's frame.
  *
- * The image keeps its bits: every GPU builds the same tree from the same spheres (the build's
- * arithmetic and its order do not depend on the GPU), and every pixel is stage 33's render_pixel
- * with the same tree, tables and scene, on whichever GPU renders it.
+ * The image keeps its bits: every GPU builds a tree of the same shape and boxes from the same
+ * spheres (where its nodes sit in memory may differ: the build hands out node slots by atomics,
+ * as it does from run to run on one GPU), and every pixel is stage 33's render_pixel with such a
+ * tree and the same tables and scene, on whichever GPU renders it.
  *
  * Builds on 33-branch-free-boxes.
  */

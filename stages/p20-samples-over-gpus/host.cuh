@@ -47,7 +47,16 @@ void stage_render(struct pt_render_job *job)
         CUDA_CHECK(cudaFree(0)); /* the first runtime call that needs a context creates it */
         report->context_creation_us += timer_now_us() - context_start;
     }
+    /* The first GPU reads the others' sums: peer access where the node allows it (NVLink, or a
+     * PCIe switch), so that the copies go from GPU to GPU, not through the host's memory. */
     CUDA_CHECK(cudaSetDevice(job->device));
+    for (int g = 1; g < gpu_count; g++) {
+        int can_access;
+        CUDA_CHECK(cudaDeviceCanAccessPeer(&can_access, job->device, gpus[g].device));
+        if (can_access) { /* once a pair in a process: stage_render runs once */
+            CUDA_CHECK(cudaDeviceEnablePeerAccess(gpus[g].device, 0));
+        }
+    }
     report_metric(report, "gpus", gpu_count, "gpus");
 
     /* Every GPU's allocations; the first GPU's also a buffer for another GPU's sums. */
@@ -138,13 +147,15 @@ void stage_render(struct pt_render_job *job)
     report_metric(report, "host_register", timer_now_us() - start, "us");
     kernel_timer_stop(&timer, report);
 
-    /* Each GPU's kernel on its own events (all ended: the first GPU's stream waited for them):
-     * the slowest and the fastest, and how long the first GPU went on after the slowest one's
-     * end (the sums' copies and additions, and the resolve). */
+    /* Each GPU's kernel on its own events: the slowest and the fastest; and kernel_events less
+     * the slowest, about how long the first GPU went on after it (the sums' copies and additions,
+     * and the resolve; also the few microseconds between the first GPU's timer and the launch of
+     * the slowest GPU's kernel). */
     float slowest_ms = 0, fastest_ms = 0;
     for (int g = 0; g < gpu_count; g++) {
         CUDA_CHECK(cudaSetDevice(gpus[g].device));
         float gpu_ms;
+        CUDA_CHECK(cudaEventSynchronize(gpus[g].rendered));
         CUDA_CHECK(cudaEventElapsedTime(&gpu_ms, gpus[g].start, gpus[g].rendered));
         slowest_ms = gpu_ms > slowest_ms ? gpu_ms : slowest_ms;
         fastest_ms = g == 0 || gpu_ms < fastest_ms ? gpu_ms : fastest_ms;
