@@ -124,6 +124,24 @@ static void check_refuses_parts_from_elsewhere(void **state)
     assert_int_equal(r->exit_code, 2);
     assert_non_null(strstr(r->err, "02a-side/manifest: render.cu includes"));
     assert_non_null(strstr(r->err, "02-second/b.cuh, a part of 02-second, which is not a stage it builds on"));
+    /* also-builds-on names a second line whose parts it may include (stage 43: 33's frame with
+     * 41's split): the same part is then the stage's to include; a stage that is not there, or
+     * that comes after it, is refused. */
+    char manifest[512];
+    snprintf(manifest, sizeof manifest, "%s/02a-side/manifest", dir);
+    r = run_shell("printf 'also-builds-on: 02-second\\n' >> '%s' && STAGES_DIR='%s' " READER " check", manifest, dir);
+    if (r->exit_code != 0)
+        fail_msg("also-builds-on: 02-second did not let 02a-side include b.cuh: %s", r->err);
+    remove_temporary_folder(dir);
+    dir = two_stage_tree();
+    stage_with_parts(dir, "02a-side", "01-first", "/* side */\n#include \"../02-second/b.cuh\"\n", NULL);
+    stage_with_parts(dir, "03-later", "02-second", "/* later */\n", NULL);
+    snprintf(manifest, sizeof manifest, "%s/02a-side/manifest", dir);
+    r = run_shell("printf 'also-builds-on: 03-later 05-none\\n' >> '%s' && STAGES_DIR='%s' " READER " check",
+                  manifest, dir);
+    assert_int_equal(r->exit_code, 2);
+    assert_non_null(strstr(r->err, "also-builds-on names '03-later', which does not come before it"));
+    assert_non_null(strstr(r->err, "also-builds-on names '05-none', which is not a stage folder"));
     remove_temporary_folder(dir);
 
     dir = two_stage_tree();
