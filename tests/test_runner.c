@@ -1493,7 +1493,7 @@ static void test_multi_gpu_campaign_tables(void **state) {
                         "campaign A of its runs (all data lists the campaigns), µs:") > 0);
     assert_true(LINE_OF(f, "root/stages/02-static/README.md", "| steady_frame | 4000 | 2000 | -50.0% | 2000 | 0 | 2000 | 2000 | 2 |") > 0);
     assert_int_equal(sh("grep -qF '| [02-static](stages/02-static/README.md) | the fake 02-static | "
-                        "steady frame 2.00x, kernel 2.00x (Fake GPU, a node of 2) | multi-gpu A |' '%s/root/README.md'", d), 0);
+                        "steady frame 2.00x, kernel 2.00x (Fake GPU, a node of 2; 19 spheres) | multi-gpu A |' '%s/root/README.md'", d), 0);
     assert_int_equal(sh("grep -qF '**multi-gpu A**' '%s/root/README.md'", d), 0);
     /* 01-base, one GPU a run, is no stage of several GPUs: not from this campaign. */
     assert_int_equal(sh("grep -qF '| [01-base](stages/01-base/README.md) | the fake 01-base | not measured yet |' '%s/root/README.md'", d), 0);

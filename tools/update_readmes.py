@@ -341,16 +341,19 @@ def scaling_cell(scaling_summary, stage, labels=None, prefix="scaling "):
 def node_cell(node, stage, labels):
     """A stage of several GPUs in the index, from a multi-GPU campaign NODE (multi_gpu_folders):
     its steady frame and kernel (CUDA events) medians against the stage it builds on, where both
-    were timed in one campaign (else –†), on the node's GPUs; its campaign, the folder's name
-    (multi-gpu, multi-gpu-4) before the label."""
-    slug, gpu, _rows, summary, _images = node
+    were timed in one campaign (else –†), on the node's GPUs and the campaign's scene (its sphere
+    count: the benchmark's 19, or a big scene's); its campaign, the folder's name (multi-gpu,
+    multi-gpu-4, multi-gpu-random-100k) before the label."""
+    slug, gpu, rows, summary, _images = node
     base = sm.builds_on(stage)
     campaign = campaign_column(labels, stage, base, f"{slug.split('/')[-1]} ")
     if base not in summary or not sm.same_campaign(labels, stage, base):
         return "–†", campaign
     steady = times(sm.median(summary, base, "steady_frame"), sm.median(summary, stage, "steady_frame"))
     kernel = times(sm.median(summary, base, "kernel_events"), sm.median(summary, stage, "kernel_events"))
-    return f"steady frame {steady or '–'}, kernel {kernel or '–'} ({gpu})", campaign
+    spheres = next((int(row["spheres"]) for row in rows if row["stage"] == stage), None)
+    scene = f"; {spheres:,} spheres" if spheres is not None else ""
+    return f"steady frame {steady or '–'}, kernel {kernel or '–'} ({gpu}{scene})", campaign
 
 
 def index_legend(link, rows, folder, used, prefix=""):
