@@ -21,7 +21,7 @@ trap 'tar -czf "$OUT/logs.tgz" -C /tmp logs' EXIT
   echo "--- nvidia-smi topo -m"; nvidia-smi topo -m; } 2>&1 | tee $L/gpu.txt "$OUT/env.txt"
 A=p17-cone-box-test B=p20-samples-over-gpus s=build/scenes
 N=$(nvidia-smi -L | grep -c '^GPU ')
-CUDA_ARCH=90 make -j"$(nproc)" build/$A build/$B build/pt-reference build/compare-images \
+CUDA_ARCH=90 make -j"$(nproc)" build/01-base build/$A build/$B build/pt-reference build/compare-images \
     build/tests/test_pt_stages $s/pt-random-100k.scene >$L/build.log 2>&1 || { tail -30 $L/build.log; exit 1; }
 echo "build $(el) s, $N GPUs"
 
