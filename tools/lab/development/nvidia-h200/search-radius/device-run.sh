@@ -6,7 +6,7 @@
 # tree a variant, each built in build/ of its copy); each variant's image at 8192x8192 against the
 # default's on the benchmark, random-10k, random-100k and clustered-100k (a wider search changes
 # the tree, never the picture); then RUNS interleaved rounds (default 3) of every variant on those
-# scenes: kernel_events and the build phase ("Acceleration build"), µs, into variants.csv.
+# scenes: kernel_events and the build phase (`build`, "Acceleration build"), µs, into variants.csv.
 # Logs in logs.tgz. Run from the repository root on the GPU machine with the device kit in .kit/.
 set -u
 find stages common tools tests scenes docs fuzz colab results -type f 2>/dev/null | grep -vxFf .kit/tracked.txt | xargs -r rm -f
@@ -36,7 +36,7 @@ echo "full size $(el) s"
 { echo "radius,scene,run,kernel_events_us,build_us"
   for run in $(seq "${RUNS:-3}"); do for scene in scenes/benchmark.scene $s/random-10k.scene $s/random-100k.scene $s/clustered-100k.scene; do
     for r in $RADII; do
-      echo "$r,$(basename $scene .scene),$run,$(/tmp/r$r/build/$A --scene $scene --csv 2>/dev/null | awk -F, '$(NF-2) == "kernel_events" {k=$(NF-1)} $(NF-2) == "Acceleration build" {a=$(NF-1)} END {print k "," a}')"
+      echo "$r,$(basename $scene .scene),$run,$(/tmp/r$r/build/$A --scene $scene --csv 2>/dev/null | awk -F, '$(NF-2) == "kernel_events" {k=$(NF-1)} $(NF-2) == "build" {a=$(NF-1)} END {print k "," a}')"
     done; done; done; } > "$OUT/variants.csv"
 echo "variants $(el) s"
 python3 - "$OUT/variants.csv" <<'PY' | tee "$OUT/variants.txt"
