@@ -1,7 +1,10 @@
 /* The build's passes after the sort, and its working memory on the GPU (build_buffers). */
 
-/* How many clusters on either side, in Morton order, a cluster considers for its neighbour. */
+/* How many clusters on either side, in Morton order, a cluster considers for its neighbour (a
+ * stage defines its own before this file to search wider: stage 34). */
+#ifndef SEARCH_RADIUS
 #define SEARCH_RADIUS 16
+#endif
 /* Rounds of merging between two reads of the cluster count by the host. */
 #define ROUNDS_PER_COUNT 3
 
@@ -43,10 +46,11 @@ __device__ inline float union_area(const Cluster *a, const Cluster *b)
 
 /* Cluster i's nearest neighbour among the SEARCH_RADIUS on either side (of m clusters): the
  * least union area, and of equal areas the first in order. Some pair always picks each other
- * (the least area, lowest index), so every round merges at least one. */
-__device__ inline int pick_nearest(const Cluster *clusters, int m, int i)
+ * (the least area, lowest index), so every round merges at least one. The clusters are read from
+ * window, whose entry j - first is cluster j (first 0: the clusters themselves). */
+__device__ inline int pick_nearest(const Cluster *window, int first, int m, int i)
 {
-    const Cluster self = clusters[i];
+    const Cluster self = window[i - first];
     float least = INFINITY;
     int pick = -1;
     const int last = min(i + SEARCH_RADIUS, m - 1);
@@ -54,7 +58,7 @@ __device__ inline int pick_nearest(const Cluster *clusters, int m, int i)
         if (j == i) {
             continue;
         }
-        const Cluster other = clusters[j];
+        const Cluster other = window[j - first];
         const float area = union_area(&self, &other);
         if (pick < 0 || area < least) {
             least = area;
@@ -64,18 +68,9 @@ __device__ inline int pick_nearest(const Cluster *clusters, int m, int i)
     return pick;
 }
 
-/* A round over the whole GPU, in three launches: every cluster's nearest neighbour, the merges
- * (keep[] marks the clusters left; slots from the count up to upper, the host's bound on it,
- * are marked gone), then CUB's compaction. */
-__global__ void nearest_kernel(const Cluster *clusters, const int *count, int *nearest)
-{
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    const int m = *count;
-    if (i < m) {
-        nearest[i] = pick_nearest(clusters, m, i);
-    }
-}
-
+/* A round over the whole GPU, in three launches: every cluster's nearest neighbour
+ * (nearest_kernel.cuh), the merges (keep[] marks the clusters left; slots from the count up to
+ * upper, the host's bound on it, are marked gone), then CUB's compaction. */
 __global__ void merge_kernel(Cluster *clusters, const int *nearest, const int *count, Node *nodes,
                              unsigned int *merges, unsigned char *keep, int upper, int n)
 {
@@ -100,7 +95,7 @@ __global__ void __launch_bounds__(FINISH_THREADS)
     int m = *count;
     while (m > 1) {
         for (int i = threadIdx.x; i < m; i += FINISH_THREADS) {
-            nearest[i] = pick_nearest(clusters, m, i);
+            nearest[i] = pick_nearest(clusters, 0, m, i);
         }
         __syncthreads();
         /* Each thread merges, then moves, FINISH_PER_THREAD consecutive slots. */

@@ -39,6 +39,7 @@
 #include "walk.cuh"
 #include "merge.cuh"
 #include "build.cuh"
+#include "nearest_kernel.cuh"
 #include "../22-bvh-traversal/plane.cuh"
 #include "../22-bvh-traversal/kernel.cuh"
 #include "../22-bvh-traversal/render_kernel.cuh"

@@ -43,6 +43,7 @@
 #include "walk.cuh"
 #include "../26-clustered-build/merge.cuh"
 #include "../26-clustered-build/build.cuh"
+#include "../26-clustered-build/nearest_kernel.cuh"
 #include "wide.cuh"
 #include "../22-bvh-traversal/plane.cuh"
 #include "../22-bvh-traversal/kernel.cuh"

@@ -37,6 +37,7 @@
 #include "walk.cuh"
 #include "merge.cuh"
 #include "../26-clustered-build/build.cuh"
+#include "../26-clustered-build/nearest_kernel.cuh"
 #include "../22-bvh-traversal/plane.cuh"
 #include "../22-bvh-traversal/kernel.cuh"
 #include "../22-bvh-traversal/render_kernel.cuh"

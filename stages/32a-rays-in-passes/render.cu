@@ -47,6 +47,7 @@
 #include "../32-lean-box-test/walk.cuh"
 #include "../31-compact-nodes/merge.cuh"
 #include "../26-clustered-build/build.cuh"
+#include "../26-clustered-build/nearest_kernel.cuh"
 #include "../22-bvh-traversal/plane.cuh"
 #include "kernel.cuh"
 #include "render_kernel.cuh"

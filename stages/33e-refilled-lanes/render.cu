@@ -40,6 +40,7 @@
 #include "walk_steps.cuh"
 #include "../31-compact-nodes/merge.cuh"
 #include "../26-clustered-build/build.cuh"
+#include "../26-clustered-build/nearest_kernel.cuh"
 #include "../22-bvh-traversal/plane.cuh"
 #include "kernel.cuh"
 #include "render_kernel.cuh"

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Device run of stage 34 (a wider search) in development: build 33 and 34, and 33 with
+# SEARCH_RADIUS 32 (the line `#define SEARCH_RADIUS 16` of stages/26-clustered-build/build.cuh
+# changed by sed in a copy of the tree: the wider search without the shared-memory window);
+# 34's images at 8192x8192 against 33's on the benchmark, random-1k, random-10k, random-100k and
+# clustered-100k, and at 1000x777 (--block 10x3) against the CPU reference on the benchmark and
+# random-10k; the differential test on 34; compute-sanitizer's memcheck, initcheck, racecheck and
+# synccheck on 34 (random-10k at 512x512: the build of 10,000 spheres whole); then RUNS
+# interleaved rounds (default 5) of the three builds on the five scenes: kernel_events and the
+# build phase (`build`), µs, into timing.csv, their medians in timing.txt. Logs in logs.tgz.
+# Run from the repository root on the GPU machine with the device kit in .kit/.
+set -u
+find stages common tools tests scenes docs fuzz colab results -type f 2>/dev/null | grep -vxFf .kit/tracked.txt | xargs -r rm -f
+. .kit/setup.sh >/dev/null
+t0=$(date +%s); el() { echo $(( $(date +%s) - t0 )); }
+L=/tmp/logs; mkdir -p $L
+trap 'tar -czf "$OUT/logs.tgz" -C /tmp logs' EXIT
+{ nvidia-smi --query-gpu=name,driver_version,uuid --format=csv,noheader; nvcc --version | tail -2; date -u; cat .kit/revision.txt; } | tee $L/gpu.txt "$OUT/env.txt"
+A=33-branch-free-boxes B=34-wider-search
+( rm -rf /tmp/r32 && mkdir -p /tmp/r32 && git ls-files | grep -v '^results/' | tar -cf - -T - | tar -xf - -C /tmp/r32
+  cd /tmp/r32 && sed -i 's/^#define SEARCH_RADIUS 16$/#define SEARCH_RADIUS 32/' stages/26-clustered-build/build.cuh
+  grep -q '^#define SEARCH_RADIUS 32$' stages/26-clustered-build/build.cuh || echo "r32: sed did not apply"
+  CUDA_ARCH=90 make -j4 build/$A >$L/build-r32.log 2>&1 || tail -5 $L/build-r32.log ) &
+CUDA_ARCH=90 make -j12 build/01-base build/$A build/$B build/cpu-reference build/compare-images scenes >$L/build.log 2>&1 || { tail -30 $L/build.log; exit 1; }
+wait
+echo "build $(el) s"
+s=build/scenes
+{ for scene in scenes/benchmark.scene $s/random-1k.scene $s/random-10k.scene $s/random-100k.scene $s/clustered-100k.scene; do
+    timeout 60 build/$A --scene $scene --output /tmp/a.ppm >/dev/null 2>$L/full.err || echo "33 $scene: FAILED $(head -1 $L/full.err)"
+    timeout 60 build/$B --scene $scene --output /tmp/b.ppm >/dev/null 2>$L/full.err || echo "34 $scene: FAILED $(head -1 $L/full.err)"
+    cmp -s /tmp/a.ppm /tmp/b.ppm && echo "$scene 8192x8192: 34 identical to 33" || echo "$scene 8192x8192: 34 DIFFERS from 33"
+  done
+  for scene in scenes/benchmark.scene $s/random-10k.scene; do
+    build/cpu-reference --scene $scene --size 1000x777 --output /tmp/c.ppm >/dev/null 2>&1
+    build/$B --scene $scene --size 1000x777 --block 10x3 --output /tmp/b.ppm >/dev/null 2>&1
+    cmp -s /tmp/c.ppm /tmp/b.ppm && echo "$scene 1000x777 --block 10x3: 34 identical to the CPU reference" || echo "$scene 1000x777: 34 DIFFERS from the CPU reference"
+  done; } 2>&1 | tee "$OUT/full-size.txt"
+echo "images $(el) s"
+timeout 120 tools/difftest.sh --seeds "${SEEDS:-48}" --stages 34 --jobs 16 >"$OUT/difftest.txt" 2>&1
+echo "difftest rc=$? $(el) s: $(tail -1 "$OUT/difftest.txt")"
+{ for tool in memcheck initcheck racecheck synccheck; do
+    timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 build/$B --scene $s/random-10k.scene --size 512x512 --output /tmp/san.ppm >$L/san-$tool.out 2>&1
+    echo "$tool random-10k 512x512: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' $L/san-$tool.out | tail -1)"
+  done; } 2>&1 | tee "$OUT/sanitizer.txt"
+echo "sanitizer $(el) s"
+{ echo "variant,scene,run,kernel_events_us,build_us"
+  for run in $(seq "${RUNS:-5}"); do for scene in scenes/benchmark.scene $s/random-1k.scene $s/random-10k.scene $s/random-100k.scene $s/clustered-100k.scene; do
+    for v in "33:build/$A" "33-r32:/tmp/r32/build/$A" "34:build/$B"; do
+      echo "${v%%:*},$(basename $scene .scene),$run,$(${v#*:} --scene $scene --csv 2>/dev/null | awk -F, '$(NF-2) == "kernel_events" {k=$(NF-1)} $(NF-2) == "build" {a=$(NF-1)} END {print k "," a}')"
+    done; done; done; } > "$OUT/timing.csv"
+echo "timing $(el) s"
+python3 - "$OUT/timing.csv" <<'PY' | tee "$OUT/timing.txt"
+import csv, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+print('medians in us over interleaved runs')
+print('scene'.ljust(16) + 'variant'.rjust(8) + 'runs'.rjust(6) + 'kernel_events'.rjust(16) + 'build'.rjust(10) + 'kernel vs 33'.rjust(14) + 'build vs 33'.rjust(13))
+for scene in dict.fromkeys(r['scene'] for r in rows):
+    def med(v, col):
+        x = [float(r[col]) for r in rows if r['scene'] == scene and r['variant'] == v and r[col]]
+        return statistics.median(x) if x else float('nan'), len(x)
+    bk, bb = med('33', 'kernel_events_us')[0], med('33', 'build_us')[0]
+    for v in dict.fromkeys(r['variant'] for r in rows):
+        k, n = med(v, 'kernel_events_us'); b, _ = med(v, 'build_us')
+        print(scene.ljust(16) + v.rjust(8) + str(n).rjust(6) + ('%.1f' % k).rjust(16) + ('%.1f' % b).rjust(10) + ('%.3f' % (k / bk)).rjust(14) + ('%.3f' % (b / bb)).rjust(13))
+PY
