@@ -7,7 +7,10 @@
 # random-10k; the differential test on 34; compute-sanitizer's memcheck, initcheck, racecheck and
 # synccheck on 34 (random-10k at 512x512: the build of 10,000 spheres whole); then RUNS
 # interleaved rounds (default 5) of the three builds on the five scenes: kernel_events and the
-# build phase (`build`), µs, into timing.csv, their medians in timing.txt. Logs in logs.tgz.
+# build phase (`build`), µs, into timing.csv, their medians in timing.txt; last, Nsight Compute's
+# duration of each kernel of the three builds' trees of random-100k (at 64x64: the build is the
+# whole scene's), summed by kernel in build-kernels.txt. With TIMING_ONLY set, the images, the
+# differential test and the sanitizer are left out. Logs in logs.tgz.
 # Run from the repository root on the GPU machine with the device kit in .kit/.
 set -u
 find stages common tools tests scenes docs fuzz colab results -type f 2>/dev/null | grep -vxFf .kit/tracked.txt | xargs -r rm -f
@@ -17,7 +20,7 @@ L=/tmp/logs; mkdir -p $L
 trap 'tar -czf "$OUT/logs.tgz" -C /tmp logs' EXIT
 { nvidia-smi --query-gpu=name,driver_version,uuid --format=csv,noheader; nvcc --version | tail -2; date -u; cat .kit/revision.txt; } | tee $L/gpu.txt "$OUT/env.txt"
 A=33-branch-free-boxes B=34-wider-search
-( rm -rf /tmp/r32 && mkdir -p /tmp/r32 && git ls-files | grep -v '^results/' | tar -cf - -T - | tar -xf - -C /tmp/r32
+( rm -rf /tmp/r32 && mkdir -p /tmp/r32 && grep -v '^results/' .kit/tracked.txt | tar -cf - -T - | tar -xf - -C /tmp/r32
   cd /tmp/r32 && sed -i 's/^#define SEARCH_RADIUS 16$/#define SEARCH_RADIUS 32/' stages/26-clustered-build/build.cuh
   grep -q '^#define SEARCH_RADIUS 32$' stages/26-clustered-build/build.cuh || echo "r32: sed did not apply"
   CUDA_ARCH=90 make -j4 build/$A >$L/build-r32.log 2>&1 || tail -5 $L/build-r32.log ) &
@@ -25,6 +28,7 @@ CUDA_ARCH=90 make -j12 build/01-base build/$A build/$B build/cpu-reference build
 wait
 echo "build $(el) s"
 s=build/scenes
+if [ -z "${TIMING_ONLY:-}" ]; then
 { for scene in scenes/benchmark.scene $s/random-1k.scene $s/random-10k.scene $s/random-100k.scene $s/clustered-100k.scene; do
     timeout 60 build/$A --scene $scene --output /tmp/a.ppm >/dev/null 2>$L/full.err || echo "33 $scene: FAILED $(head -1 $L/full.err)"
     timeout 60 build/$B --scene $scene --output /tmp/b.ppm >/dev/null 2>$L/full.err || echo "34 $scene: FAILED $(head -1 $L/full.err)"
@@ -43,6 +47,7 @@ echo "difftest rc=$? $(el) s: $(tail -1 "$OUT/difftest.txt")"
     echo "$tool random-10k 512x512: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' $L/san-$tool.out | tail -1)"
   done; } 2>&1 | tee "$OUT/sanitizer.txt"
 echo "sanitizer $(el) s"
+fi
 { echo "variant,scene,run,kernel_events_us,build_us"
   for run in $(seq "${RUNS:-5}"); do for scene in scenes/benchmark.scene $s/random-1k.scene $s/random-10k.scene $s/random-100k.scene $s/clustered-100k.scene; do
     for v in "33:build/$A" "33-r32:/tmp/r32/build/$A" "34:build/$B"; do
@@ -63,3 +68,24 @@ for scene in dict.fromkeys(r['scene'] for r in rows):
         k, n = med(v, 'kernel_events_us'); b, _ = med(v, 'build_us')
         print(scene.ljust(16) + v.rjust(8) + str(n).rjust(6) + ('%.1f' % k).rjust(16) + ('%.1f' % b).rjust(10) + ('%.3f' % (k / bk)).rjust(14) + ('%.3f' % (b / bb)).rjust(13))
 PY
+
+{ for v in "33:build/$A" "33-r32:/tmp/r32/build/$A" "34:build/$B"; do
+    timeout 120 ncu --metrics gpu__time_duration.sum --csv -k regex:'leaf|centre|morton|nearest|merge|finish|Select|Radix|Scan|Init' ${v#*:} --scene $s/random-100k.scene --size 64x64 --output /tmp/n.ppm >$L/ncu-${v%%:*}.csv 2>$L/ncu-${v%%:*}.err
+    python3 - "${v%%:*}" $L/ncu-${v%%:*}.csv <<'PY'
+import csv, re, sys
+lines = [l for l in open(sys.argv[2]) if l.startswith('"')]
+total, count = {}, {}
+for r in csv.DictReader(lines):
+    if r.get('Metric Name') != 'gpu__time_duration.sum':
+        continue
+    name = re.sub(r'[<(].*', '', r['Kernel Name']).split()[-1] if r['Kernel Name'] else '?'
+    value = float(r['Metric Value'].replace(',', ''))
+    scale = {'nsecond': 1e-3, 'usecond': 1, 'msecond': 1e3}.get(r['Metric Unit'], 1)
+    total[name] = total.get(name, 0) + value * scale
+    count[name] = count.get(name, 0) + 1
+print('%s: %d launches, %.1f us in all' % (sys.argv[1], sum(count.values()), sum(total.values())))
+for name in sorted(total, key=lambda n: -total[n]):
+    print('  %-50s %4d launches %10.1f us' % (name, count[name], total[name]))
+PY
+  done; } 2>&1 | tee "$OUT/build-kernels.txt"
+echo "build kernels $(el) s"
