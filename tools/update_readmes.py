@@ -1021,8 +1021,8 @@ def profile_block(stage, results):
         labels = {k: label for k, _m, label, _f in ps.FIELDS}
         parts.append("The lesson shows in the rows in bold: " + ", ".join(labels[k] for k in lesson) + ".")
     else:
-        parts.append("This stage's lesson is not in the kernel (it changes host memory, copies or "
-                     "streams), so its profile should read like the one it is compared with.")
+        parts.append("This stage's lesson is not in this kernel (it changes host memory, copies, streams or "
+                     "the build of the tree), so its profile should read like the one it is compared with.")
     return "\n".join(parts).rstrip()
 
 

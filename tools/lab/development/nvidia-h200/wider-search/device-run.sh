@@ -71,21 +71,6 @@ PY
 
 { for v in "33:build/$A" "33-r32:/tmp/r32/build/$A" "34:build/$B"; do
     timeout 120 ncu --metrics gpu__time_duration.sum --csv -k regex:'leaf|centre|morton|nearest|merge|finish|Select|Radix|Scan|Init' ${v#*:} --scene $s/random-100k.scene --size 64x64 --output /tmp/n.ppm >$L/ncu-${v%%:*}.csv 2>$L/ncu-${v%%:*}.err
-    python3 - "${v%%:*}" $L/ncu-${v%%:*}.csv <<'PY'
-import csv, re, sys
-lines = [l for l in open(sys.argv[2]) if l.startswith('"')]
-total, count = {}, {}
-for r in csv.DictReader(lines):
-    if r.get('Metric Name') != 'gpu__time_duration.sum':
-        continue
-    name = re.sub(r'[<(].*', '', r['Kernel Name']).split()[-1] if r['Kernel Name'] else '?'
-    value = float(r['Metric Value'].replace(',', ''))
-    scale = {'nsecond': 1e-3, 'usecond': 1, 'msecond': 1e3}.get(r['Metric Unit'], 1)
-    total[name] = total.get(name, 0) + value * scale
-    count[name] = count.get(name, 0) + 1
-print('%s: %d launches, %.1f us in all' % (sys.argv[1], sum(count.values()), sum(total.values())))
-for name in sorted(total, key=lambda n: -total[n]):
-    print('  %-50s %4d launches %10.1f us' % (name, count[name], total[name]))
-PY
+    python3 tools/lab/development/nvidia-h200/wider-search/build_kernels.py "${v%%:*}" $L/ncu-${v%%:*}.csv
   done; } 2>&1 | tee "$OUT/build-kernels.txt"
 echo "build kernels $(el) s"
