@@ -1,7 +1,6 @@
 /* The build's passes after the sort, and its working memory on the GPU (build_buffers). */
 
-/* How many clusters on either side, in Morton order, a cluster considers for its neighbour (a
- * stage defines its own before this file to search wider: stage 34). */
+/* How many clusters either side, in Morton order, a cluster considers (stage 34 sets its own). */
 #ifndef SEARCH_RADIUS
 #define SEARCH_RADIUS 16
 #endif
@@ -44,10 +43,9 @@ __device__ inline float union_area(const Cluster *a, const Cluster *b)
     return area == area ? area : INFINITY;
 }
 
-/* Cluster i's nearest neighbour among the SEARCH_RADIUS on either side (of m clusters): the
- * least union area, and of equal areas the first in order. Some pair always picks each other
- * (the least area, lowest index), so every round merges at least one. The clusters are read from
- * window, whose entry j - first is cluster j (first 0: the clusters themselves). */
+/* Cluster i's nearest neighbour (window[j - first] is cluster j) among the SEARCH_RADIUS either
+ * side of m clusters: the least union area, and of equal areas the first in order. Some pair
+ * always picks each other (the least area, lowest index), so every round merges at least one. */
 __device__ inline int pick_nearest(const Cluster *window, int first, int m, int i)
 {
     const Cluster self = window[i - first];

@@ -1,5 +1,4 @@
-/* A round's first launch: every cluster's nearest neighbour (pick_nearest, build.cuh), read
- * straight from the clusters in global memory. */
+/* A round's first launch: each cluster's nearest neighbour (build.cuh), read from global memory. */
 __global__ void nearest_kernel(const Cluster *clusters, const int *count, int *nearest)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
