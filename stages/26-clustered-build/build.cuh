@@ -84,6 +84,8 @@ __global__ void merge_kernel(Cluster *clusters, const int *nearest, const int *c
 #define FINISH_THREADS 1024
 #define FINISH_PER_THREAD 4
 #define FINISH_CLUSTERS (FINISH_THREADS * FINISH_PER_THREAD)
+/* Every cluster's nearest neighbour by the threads of one block (block_pick.cuh). */
+__device__ inline void block_pick_nearest(const Cluster *clusters, int m, int *nearest);
 __global__ void __launch_bounds__(FINISH_THREADS)
     finish_kernel(Cluster *clusters, Cluster *survivors, int *nearest, const int *count,
                   Node *nodes, unsigned int *merges, int n)
@@ -92,9 +94,7 @@ __global__ void __launch_bounds__(FINISH_THREADS)
     __shared__ typename BlockScan::TempStorage scan_storage;
     int m = *count;
     while (m > 1) {
-        for (int i = threadIdx.x; i < m; i += FINISH_THREADS) {
-            nearest[i] = pick_nearest(clusters, 0, m, i);
-        }
+        block_pick_nearest(clusters, m, nearest);
         __syncthreads();
         /* Each thread merges, then moves, FINISH_PER_THREAD consecutive slots. */
         const int first = threadIdx.x * FINISH_PER_THREAD;

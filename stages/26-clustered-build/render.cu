@@ -40,6 +40,7 @@
 #include "merge.cuh"
 #include "build.cuh"
 #include "nearest_kernel.cuh"
+#include "block_pick.cuh"
 #include "../22-bvh-traversal/plane.cuh"
 #include "../22-bvh-traversal/kernel.cuh"
 #include "../22-bvh-traversal/render_kernel.cuh"

@@ -44,6 +44,7 @@
 #include "../26-clustered-build/merge.cuh"
 #include "../26-clustered-build/build.cuh"
 #include "../26-clustered-build/nearest_kernel.cuh"
+#include "../26-clustered-build/block_pick.cuh"
 #include "wide.cuh"
 #include "../22-bvh-traversal/plane.cuh"
 #include "../22-bvh-traversal/kernel.cuh"

@@ -33,6 +33,7 @@
 #include "../27-cone-box-test/merge.cuh"
 #include "../26-clustered-build/build.cuh"
 #include "../26-clustered-build/nearest_kernel.cuh"
+#include "../26-clustered-build/block_pick.cuh"
 #include "../22-bvh-traversal/plane.cuh"
 #include "../22-bvh-traversal/kernel.cuh"
 #include "../22-bvh-traversal/render_kernel.cuh"

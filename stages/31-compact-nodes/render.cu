@@ -40,6 +40,7 @@
 #include "merge.cuh"
 #include "../26-clustered-build/build.cuh"
 #include "../26-clustered-build/nearest_kernel.cuh"
+#include "../26-clustered-build/block_pick.cuh"
 #include "../22-bvh-traversal/plane.cuh"
 #include "../22-bvh-traversal/kernel.cuh"
 #include "../30-warp-tiles/render_kernel.cuh"

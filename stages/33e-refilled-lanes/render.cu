@@ -41,6 +41,7 @@
 #include "../31-compact-nodes/merge.cuh"
 #include "../26-clustered-build/build.cuh"
 #include "../26-clustered-build/nearest_kernel.cuh"
+#include "../26-clustered-build/block_pick.cuh"
 #include "../22-bvh-traversal/plane.cuh"
 #include "kernel.cuh"
 #include "render_kernel.cuh"

@@ -41,6 +41,7 @@
 #define SEARCH_RADIUS 32
 #include "../26-clustered-build/build.cuh"
 #include "nearest_kernel.cuh"
+#include "../26-clustered-build/block_pick.cuh"
 #include "../22-bvh-traversal/plane.cuh"
 #include "../22-bvh-traversal/kernel.cuh"
 #include "../30-warp-tiles/render_kernel.cuh"
