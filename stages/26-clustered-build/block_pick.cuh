@@ -1,5 +1,4 @@
-/* The last rounds' search, in one block (finish_kernel, build.cuh): each thread picks the
- * nearest neighbour of every FINISH_THREADS-th cluster, from global memory. */
+/* The last rounds' search in one block (finish_kernel): a thread a FINISH_THREADS-th cluster. */
 __device__ inline void block_pick_nearest(const Cluster *clusters, int m, int *nearest)
 {
     for (int i = threadIdx.x; i < m; i += FINISH_THREADS) {

@@ -1,7 +1,6 @@
 /* The build's passes after the sort, and its working memory on the GPU (build_buffers). */
 
-/* How many clusters either side, in Morton order, a cluster considers (stage 34 sets its own). */
-#ifndef SEARCH_RADIUS
+#ifndef SEARCH_RADIUS /* clusters either side, in Morton order, that a cluster considers */
 #define SEARCH_RADIUS 16
 #endif
 /* Rounds of merging between two reads of the cluster count by the host. */
@@ -78,14 +77,12 @@ __global__ void merge_kernel(Cluster *clusters, const int *nearest, const int *c
     }
 }
 
-/* The last rounds, once FINISH_CLUSTERS or fewer are left, in one block: the same steps with the
- * block's barriers between them and a block-wide prefix sum for the compaction, so that the many
- * rounds of a few clusters cost one launch, not three each and the host's reads of the count. */
+/* The last rounds, of FINISH_CLUSTERS or fewer, in one block: the same steps, barriers between
+ * them, a block-wide prefix sum to compact: one launch, not three a round and the host's reads. */
 #define FINISH_THREADS 1024
 #define FINISH_PER_THREAD 4
 #define FINISH_CLUSTERS (FINISH_THREADS * FINISH_PER_THREAD)
-/* Every cluster's nearest neighbour by the threads of one block (block_pick.cuh). */
-__device__ inline void block_pick_nearest(const Cluster *clusters, int m, int *nearest);
+__device__ inline void block_pick_nearest(const Cluster *, int, int *); /* block_pick.cuh */
 __global__ void __launch_bounds__(FINISH_THREADS)
     finish_kernel(Cluster *clusters, Cluster *survivors, int *nearest, const int *count,
                   Node *nodes, unsigned int *merges, int n)
@@ -120,10 +117,8 @@ __global__ void __launch_bounds__(FINISH_THREADS)
     }
 }
 
-/* The build's working memory on the GPU: the centres' box, the codes and indices before and
- * after the sort, CUB's scratch for the sort and for the compaction, and the clusters of the
- * rounds: two arrays taken in turns, each cluster's nearest neighbour and whether it stays, the
- * count left and the nodes made so far. */
+/* The build's working memory on the GPU: the sort's (centres' box, codes, indices, CUB scratch)
+ * and the rounds' (two arrays of clusters in turns, picks, keeps, count, nodes made so far). */
 struct build_buffers {
     unsigned int *bounds;                /* 6: the centres' box as ordered bits */
     unsigned long long *codes, *sorted_codes; /* n each */

@@ -1,7 +1,6 @@
-/* The clustered build on the current GPU, from the scene's device arrays into its tree, with the
- * build's buffers: its launches (launch_build), its memory (allocate_build, free_build). They take
- * the scene and the buffers, not a frame, so that a frame over several GPUs builds one tree on
- * each (stage 43); 23's build_tree.cuh hooks them into the frame. */
+/* The clustered build on the current GPU: its launches (launch_build) and memory (allocate_build,
+ * free_build), from the scene and the buffers, not a frame, so that a frame over several GPUs
+ * builds a tree on each (stage 43); 23's build_tree.cuh hooks them into the frame. */
 
 /* The sort and rounds of clustering on the default stream; returns once the last round is
  * launched (the count reads between rounds wait for the GPU; the last launch does not). */
@@ -13,9 +12,8 @@ static void launch_build(const Scene *scene, const struct build_buffers *b, int 
         scene->spheres, scene->geometry, scene->from_camera, scene->order,
         (float4 *)scene->leaf_geometry, (float4 *)scene->leaf_from_camera, b->clusters[0], n);
     CUDA_CHECK_LAUNCH("leaf_kernel");
-    /* Rounds of merging until one cluster is left: over the whole GPU while many are left, the
-     * launches sized by upper, the count the host last read (the count only falls; the kernels
-     * read the true count on the GPU); the last rounds in one block. */
+    /* Rounds until one cluster is left: over the GPU while many are, sized by upper, the count
+     * the host last read (it only falls; the kernels read the true one); the last in one block. */
     CUDA_CHECK(cudaMemsetAsync(b->merges, 0, sizeof(unsigned int), 0));
     CUDA_CHECK(cudaMemcpyAsync(b->count, &n, sizeof n, cudaMemcpyHostToDevice, 0));
     Cluster *clusters = b->clusters[0], *survivors = b->clusters[1];
@@ -60,9 +58,8 @@ static void allocate_build(Scene *scene, struct build_buffers *b, int sphere_cou
     allocate_sort(b, n);
     CUDA_CHECK(cudaMalloc((void **)&b->clusters[0], n * sizeof(Cluster)));
     CUDA_CHECK(cudaMalloc((void **)&b->clusters[1], n * sizeof(Cluster)));
-    /* CUB's compaction loads whole tiles, the slots past the count too (it keeps none of them):
-     * zeroed once here, so that no load reads memory never written (compute-sanitizer's
-     * initcheck), at no cost per frame. */
+    /* CUB's compaction loads whole tiles, slots past the count too (it keeps none): zeroed once,
+     * so that no load reads memory never written (compute-sanitizer's initcheck), at no cost. */
     CUDA_CHECK(cudaMemset(b->clusters[0], 0, n * sizeof(Cluster)));
     CUDA_CHECK(cudaMemset(b->clusters[1], 0, n * sizeof(Cluster)));
     CUDA_CHECK(cudaMalloc((void **)&b->nearest, n * sizeof(int)));

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Device run of stage 35 (pairs searched once) in development: build 34 and 35; 35's images at
+# Device run of side stage 34a (pairs searched once), written as stage 35, in development (its
+# data keeps the name 35; the folder's name is set by B below): build 34 and 35; 35's images at
 # 8192x8192 against 34's on the benchmark, random-1k, random-10k, random-100k and clustered-100k,
 # and at 1000x777 (--block 10x3) against the CPU reference on the benchmark and random-10k; the
 # differential test on 35; compute-sanitizer's memcheck, initcheck, racecheck and synccheck on 35
 # (random-10k at 512x512: the build of 10,000 spheres whole); then RUNS interleaved rounds
 # (default 5) of the two stages on the five scenes: kernel_events and the
 # build phase (`build`), µs, into timing.csv, their medians in timing.txt; last, Nsight Compute's
-# duration of each kernel of the three builds' trees of random-100k (at 64x64: the build is the
+# duration of each kernel of each build's tree of random-100k (at 64x64: the build is the
 # whole scene's), summed by kernel in build-kernels.txt (the same number of rounds, launches of
 # nearest_kernel, says the same picks). With TIMING_ONLY set, the images, the
 # differential test and the sanitizer are left out. Logs in logs.tgz.
@@ -18,7 +19,7 @@ t0=$(date +%s); el() { echo $(( $(date +%s) - t0 )); }
 L=/tmp/logs; mkdir -p $L
 trap 'tar -czf "$OUT/logs.tgz" -C /tmp logs' EXIT
 { nvidia-smi --query-gpu=name,driver_version,uuid --format=csv,noheader; nvcc --version | tail -2; date -u; cat .kit/revision.txt; } | tee $L/gpu.txt "$OUT/env.txt"
-A=34-wider-search B=35-pairs-searched-once
+A=34-wider-search B=34a-pairs-searched-once
 CUDA_ARCH=90 make -j16 build/01-base build/$A build/$B build/cpu-reference build/compare-images scenes >$L/build.log 2>&1 || { tail -30 $L/build.log; exit 1; }
 echo "build $(el) s"
 s=build/scenes
@@ -34,7 +35,7 @@ if [ -z "${TIMING_ONLY:-}" ]; then
     cmp -s /tmp/c.ppm /tmp/b.ppm && echo "$scene 1000x777 --block 10x3: 35 identical to the CPU reference" || echo "$scene 1000x777: 35 DIFFERS from the CPU reference"
   done; } 2>&1 | tee "$OUT/full-size.txt"
 echo "images $(el) s"
-timeout 120 tools/difftest.sh --seeds "${SEEDS:-48}" --stages 35 --jobs 16 >"$OUT/difftest.txt" 2>&1
+timeout 120 tools/difftest.sh --seeds "${SEEDS:-48}" --stages 34a --jobs 16 >"$OUT/difftest.txt" 2>&1
 echo "difftest rc=$? $(el) s: $(tail -1 "$OUT/difftest.txt")"
 { for tool in memcheck initcheck racecheck synccheck; do
     timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 build/$B --scene $s/random-10k.scene --size 512x512 --output /tmp/san.ppm >$L/san-$tool.out 2>&1

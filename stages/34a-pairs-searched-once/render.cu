@@ -1,6 +1,6 @@
 /*
- * Stage 35, pairs searched once: the build's search for each cluster's nearest neighbour computes
- * the area of each pair of clusters once, for both, instead of once from each side.
+ * Side stage 34a, pairs searched once: the build's search for each cluster's nearest neighbour
+ * computes the area of each pair of clusters once, for both, instead of once from each side.
  *
  * Stage 34's search (stage 26's pick_nearest) has every cluster test the SEARCH_RADIUS clusters
  * on either side: the union of i and j is measured by i, and again by j. Here the thread of
