@@ -106,10 +106,10 @@ static void run_with_fakes(const char *options, const char *stage_id, const char
     snprintf(path, sizeof path, "%s/out/%s.profile.txt", folder, stage);
     test_read_file(path, text, sizeof text);
     assert_string_equal(text, r->out);
-    /* The report, its gzip copy (what the repository keeps) and the raw metrics. */
+    /* The report, its xz copy (what the repository keeps) and the raw metrics. */
     snprintf(path, sizeof path, "%s/out/%s.ncu-rep", folder, stage);
     assert_int_equal(access(path, F_OK), 0);
-    r = run_shell("gzip -dc '%s/out/%s.ncu-rep.gz'", folder, stage);
+    r = run_shell("xz -dc '%s/out/%s.ncu-rep.xz'", folder, stage);
     assert_string_equal(r->out, "report\n");
     r = run_shell("cmp '%s' '%s/out/%s.raw.csv'", raw, folder, stage);
     assert_int_equal(r->exit_code, 0);

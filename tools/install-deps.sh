@@ -2,8 +2,8 @@
 # Installs what the project needs and this machine lacks, for one purpose, so that the README's
 # two commands work on a fresh Debian or Ubuntu machine that has the CUDA Toolkit:
 #   build  stb_image_write (libstb-dev), ISA-L (libisal-dev: the PNG files' deflate)
-#   test   the build's, and cmocka (libcmocka-dev), GNU parallel, python3 with matplotlib
-#          (the runner's tests and plots)
+#   test   the build's, and cmocka (libcmocka-dev), xz (xz-utils), GNU parallel, python3 with
+#          matplotlib (the runner's tests and plots)
 #   run    the build's, GNU parallel (./run.sh); python3 with matplotlib (tables and plots)
 #   slurm  optional, needed by nothing else: Slurm and munge (slurm-wlm, munge; without their
 #          recommended plugins) for a Slurm cluster of one node on this machine,
@@ -105,6 +105,8 @@ else
 fi
 if [ "$purpose" = test ]; then
     has_header cmocka.h || missing+=(libcmocka-dev)
+    # tools/profile.sh packs reports with xz (tests/test_profile.c runs it with a stand-in ncu).
+    command -v xz >/dev/null 2>&1 || missing+=(xz-utils)
 fi
 apt_python=0 pip_wanted=0
 if [ "$purpose" = test ] || [ "$purpose" = run ]; then

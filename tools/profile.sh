@@ -4,9 +4,9 @@
 # counters per line of render.cu), one launch of the kernel its manifest's profile-kernel names
 # (render_kernel, the main track's, by default; docs/adding-a-stage.md). The stage is built with
 # -lineinfo into build-lineinfo/ first, so the source page maps to render.cu's lines.
-# Saves results/local/<gpu-slug>/profiles/<stage>.ncu-rep (open it with ncu-ui, or ncu -i) and a
-# gzip copy, <stage>.ncu-rep.gz, a tenth of the size, which is what the repository keeps for its
-# reference profiles (.gitignore leaves out the .ncu-rep: gunzip -k to open a committed one); the
+# Saves results/local/<gpu-slug>/profiles/<stage>.ncu-rep (open it with ncu-ui, or ncu -i) and an
+# xz copy, <stage>.ncu-rep.xz, a fourteenth of the size, which is what the repository keeps for its
+# reference profiles (.gitignore leaves out the .ncu-rep: xz -dk to open a committed one); the
 # raw metrics as <stage>.raw.csv, a short summary as <stage>.profile.txt, and where it comes from
 # as <stage>.provenance.tsv (the source revision, the stage's source hash and the sha256 of the
 # build-lineinfo/ executable profiled: tools/runner/provenance.sh); and prints the summary.
@@ -119,6 +119,8 @@ if [ -z "$ncu" ]; then
 fi
 [ -n "$ncu" ] && command -v "$ncu" >/dev/null 2>&1 ||
     fail "ncu (Nsight Compute) not found${NCU:+ at '$NCU'}: it comes with the CUDA Toolkit (Debian/Ubuntu: apt-get install nsight-compute, or NVIDIA's cuda-nsight-compute-* package); put it on PATH or set NCU=/path/to/ncu"
+command -v xz >/dev/null 2>&1 ||
+    fail "xz not found: it packs the report as the repository keeps it (Debian/Ubuntu: apt-get install xz-utils)"
 
 gpu=$("${NVIDIA_SMI:-nvidia-smi}" --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1 || true)
 [ -n "$gpu" ] || fail "no GPU: ${NVIDIA_SMI:-nvidia-smi} lists none, and Nsight Compute profiles a GPU's kernels"
@@ -153,11 +155,11 @@ if [ ! -s "$report.ncu-rep" ]; then
     echo "profile: ncu wrote no report for $stage: is launch $launch past its last launch of $kernel? (its output: $report.ncu.log)" >&2
     exit 1
 fi
-gzip -9 --keep --force "$report.ncu-rep"
+xz -9 --keep --force "$report.ncu-rep"
 "$tools_dir/runner/provenance.sh" write "$report.provenance.tsv" build-lineinfo "$stage" ||
     echo "profile: the provenance of the profile could not be written to $report.provenance.tsv" >&2
 "$ncu" --import "$report.ncu-rep" --page raw --csv >"$report.raw.csv"
 python3 "$tools_dir/runner/profile_summary.py" "$report.raw.csv" \
     --title "$stage on $gpu: $scene, launch $launch of $kernel (ncu $("$ncu" --version | tail -n 1 | awk '{print $2}'))" \
     | tee "$report.profile.txt"
-echo "profile: report $report.ncu-rep (ncu-ui, or ncu -i; the repository keeps $report.ncu-rep.gz), raw metrics $report.raw.csv" >&2
+echo "profile: report $report.ncu-rep (ncu-ui, or ncu -i; the repository keeps $report.ncu-rep.xz), raw metrics $report.raw.csv" >&2

@@ -1007,7 +1007,7 @@ def profile_block(stage, results):
         link = f"../../{RESULTS_LINK}/{slug}/profiles/{stage}"
         stage_id = sm.manifest(stage).get("id", stage)
         parts += [f"**{gpu or slug}**, {setting or 'one launch'} of `{this['kernel'] or 'render_kernel'}` ([summary]({link}.profile.txt), "
-                  f"[report]({link}.ncu-rep.gz): `gunzip -k`, then `ncu-ui` or `ncu -i`; made by "
+                  f"[report]({link}.ncu-rep.xz): `xz -dk`, then `ncu-ui` or `ncu -i`; made by "
                   f"`make profile STAGE={stage_id} REFERENCE=1`):", "",
                   sm.table(["metric", base or "previous", stage], rows), ""]
         if base and other is None:

@@ -2,7 +2,7 @@
 # Device run of the reference profiles the course lacks (issue 49): tools/profile.sh on each stage
 # of SPEC (default: the main track's 22-33, then the path-tracing track's every stage), built with
 # -lineinfo in one parallel make first, profiled one at a time until END seconds (default 560) have
-# passed; the profiles (.ncu-rep.gz, .raw.csv, .profile.txt, .provenance.tsv) packed as
+# passed; the profiles (.ncu-rep.xz, .raw.csv, .profile.txt, .provenance.tsv) packed as
 # $OUT/profiles-<gpu-slug>.tgz, to be unpacked into results/reference/<gpu-slug>/profiles/. A stage
 # already profiled (its .profile.txt carried back in .kit/profiles-<gpu-slug>/) is skipped, so the
 # calls go on where the last stopped. Run from the repository root on the GPU machine with the
