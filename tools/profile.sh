@@ -5,7 +5,7 @@
 # (render_kernel, the main track's, by default; docs/adding-a-stage.md). The stage is built with
 # -lineinfo into build-lineinfo/ first, so the source page maps to render.cu's lines.
 # Saves results/local/<gpu-slug>/profiles/<stage>.ncu-rep (open it with ncu-ui, or ncu -i) and an
-# xz copy, <stage>.ncu-rep.xz, a fourteenth of the size, which is what the repository keeps for its
+# xz copy, <stage>.ncu-rep.xz, about a fifteenth of the size, which the repository keeps for its
 # reference profiles (.gitignore leaves out the .ncu-rep: xz -dk to open a committed one); the
 # raw metrics as <stage>.raw.csv, a short summary as <stage>.profile.txt, and where it comes from
 # as <stage>.provenance.tsv (the source revision, the stage's source hash and the sha256 of the

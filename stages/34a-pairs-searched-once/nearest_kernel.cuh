@@ -1,8 +1,8 @@
-/* Each pair of clusters looked at once: the area of the union of clusters i and j (|i - j| at most
- * SEARCH_RADIUS) is computed by one thread, which offers it to both as a key, (area, other's
- * index) in 64 bits, taking the smaller with an atomic minimum. The smallest key is the least
- * area and, of equal areas, the lowest index: stage 26's pick_nearest's choice, from the same
- * candidates, for half the area tests. */
+/* Each pair of clusters looked at once by a block: the area of the union of clusters i and j
+ * (|i - j| at most SEARCH_RADIUS) is computed by one thread, which offers it to both as a key,
+ * (area, other's index) in 64 bits, taking the smaller with an atomic minimum. The smallest key is
+ * the least area and, of equal areas, the lowest index: stage 26's pick_nearest's choice, from the
+ * same candidates, for half the area tests (pairs across a block's edge: by both blocks). */
 
 /* No partner yet: larger than every key. */
 #define NO_PICK 0xffffffffffffffffull

@@ -9,8 +9,8 @@
 # build phase (`build`), µs, into timing.csv, their medians in timing.txt; last, Nsight Compute's
 # duration of each kernel of each build's tree of random-100k (at 64x64: the build is the
 # whole scene's), summed by kernel in build-kernels.txt (the same number of rounds, launches of
-# nearest_kernel, says the same picks). With TIMING_ONLY set, the images, the
-# differential test and the sanitizer are left out. Logs in logs.tgz.
+# nearest_kernel, agrees with the same picks; the images cannot show a tree). With TIMING_ONLY
+# set, the images, the differential test and the sanitizer are left out. Logs in logs.tgz.
 # Run from the repository root on the GPU machine with the device kit in .kit/.
 set -u
 find stages common tools tests scenes docs fuzz colab results -type f 2>/dev/null | grep -vxFf .kit/tracked.txt | xargs -r rm -f
